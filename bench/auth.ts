@@ -1,0 +1,78 @@
+// Issue 2 benchmark: what the bearer-token layer costs when the token is cached, relative to a
+// bare Fastify route in the same run, and POST /oauth/token throughput with the limit lifted.
+// Rounds alternate the targets so that load from elsewhere on the machine hits all of them
+// alike; each ratio is the median over the rounds.
+// Run: node --import tsx bench/auth.ts
+import { fmt, load, machine, ratio, startTarget } from './support/measure.js';
+
+interface Target {
+  bareUrl: string;
+  appUrl: string;
+  token: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const { info, child } = await startTarget<Target>('bench/support/auth-target.ts');
+try {
+  const auth = { authorization: `Bearer ${info.token}` };
+  const targets = {
+    bare: () => load({ url: info.bareUrl, durationSec: SECONDS }),
+    app: () => load({ url: `${info.appUrl}/health/live`, durationSec: SECONDS }),
+    authed: () => load({ url: `${info.appUrl}/v1/bench/ping`, headers: auth, durationSec: SECONDS }),
+  };
+  // Warm up JIT and the token cache.
+  for (const run of Object.values(targets)) await run();
+
+  const rows: Record<keyof typeof targets, number[]> = { bare: [], app: [], authed: [] };
+  const authRatios: number[] = [];
+  const appRatios: number[] = [];
+  let errors = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const bare = await targets.bare();
+    const app = await targets.app();
+    const authed = await targets.authed();
+    errors += authed.non2xx + app.non2xx;
+    rows.bare.push(bare.requestsPerSec);
+    rows.app.push(app.requestsPerSec);
+    rows.authed.push(authed.requestsPerSec);
+    authRatios.push(ratio(authed.requestsPerSec, bare.requestsPerSec));
+    appRatios.push(ratio(authed.requestsPerSec, app.requestsPerSec));
+  }
+  const token = await load({
+    url: `${info.appUrl}/oauth/token`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_id: info.clientId,
+      client_secret: info.clientSecret,
+      grant_type: 'client_credentials',
+    }),
+    connections: 20,
+    durationSec: SECONDS,
+  });
+  const bareAfter = await targets.bare();
+
+  const authRatio = median(authRatios);
+  console.log(`machine: ${machine()}; ${ROUNDS} rounds of ${SECONDS} s, 50 connections; embedded PGlite`);
+  console.log(`bare Fastify route              median ${fmt(median(rows.bare))} req/s`);
+  console.log(`app route, no auth (/health)    median ${fmt(median(rows.app))} req/s`);
+  console.log(`authenticated route (cached)    median ${fmt(median(rows.authed))} req/s`);
+  console.log(
+    `ratio authenticated / bare      ${fmt(authRatio, 2)} (auth + app hooks cost ${fmt((1 - authRatio) * 100, 1)} %; target < 20 %)`,
+  );
+  console.log(`ratio authenticated / app route ${fmt(median(appRatios), 2)} (the bearer check and rate limit alone)`);
+  console.log(
+    `POST /oauth/token               ${fmt(token.requestsPerSec)} req/s, p99 ${token.p99Ms} ms; ratio to bare ${fmt(ratio(token.requestsPerSec, bareAfter.requestsPerSec), 3)}`,
+  );
+  if (errors || token.non2xx) {
+    console.log(`errors: ${errors + token.non2xx}`);
+    process.exitCode = 1;
+  }
+} finally {
+  child.kill();
+}

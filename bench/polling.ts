@@ -1,0 +1,227 @@
+// Polling and orders benchmark (issue 4): `node --import tsx bench/polling.ts`.
+// - GET /v1/events:polling latency and throughput with 1,000 and with 1,000,000 acknowledged
+//   events in the key's history (target: within 1.2× of each other; D3 partial index);
+// - GET /v1/orders/{id} throughput relative to a bare Fastify route doing one primary-key read
+//   of the same row, in the same run (target ≥ 0.8).
+// PostgreSQL only (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres); a
+// scratch database is created and dropped. Rate limits are raised through configuration.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { cpus, totalmem } from 'node:os';
+import pg from 'pg';
+
+interface AutocannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+}
+type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
+// Loaded without its type package so the benchmark adds no dependency.
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DURATION = Number(process.env.BENCH_DURATION_SEC ?? 8);
+const CONNECTIONS = 10;
+const TYPES = [
+  'CREATED',
+  'CONFIRMED',
+  'READY_FOR_PICKUP',
+  'DISPATCHED',
+  'DELIVERED',
+  'CONCLUDED',
+  'PICKUP_AREA_ASSIGNED',
+  'CANCELLATION_REQUESTED',
+  'CANCELLATION_REQUEST_DENIED',
+  'ORDER_CANCELLATION_REQUEST',
+];
+
+interface Target {
+  appUrl: string;
+  bareUrl: string;
+  token: string;
+  merchantId: string;
+  keyId: string;
+  token2: string;
+  keyId2: string;
+  orderId: string;
+}
+
+async function load(url: string, headers: Record<string, string>, seconds = DURATION) {
+  const r = await autocannon({ url, headers, connections: CONNECTIONS, duration: seconds });
+  if (r.non2xx + r.errors > 0) throw new Error(`${url}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, mean: r.latency.average };
+}
+
+async function startTarget(dbUrl: string): Promise<{ info: Target; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./polling-target.ts', import.meta.url).pathname], {
+    env: { ...process.env, BENCH_DB_URL: dbUrl },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const info = await new Promise<Target>((resolve, reject) => {
+    let buffer = '';
+    child.stdout?.on('data', (chunk) => {
+      buffer += chunk;
+      const line = buffer.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line) as Target);
+    });
+    child.on('exit', (code) => reject(new Error(`target exited with ${code}`)));
+  });
+  return { info, child };
+}
+
+/**
+ * Set-based history (generate_series): `orders` finished orders × 10 event types, each
+ * acknowledged by the bench key. Pending receipts already there stay pending.
+ */
+async function addHistory(db: pg.Client, t: Target, orders: number, keyIds: string[]): Promise<void> {
+  const batch = 50_000;
+  for (let done = 0; done < orders; done += batch) {
+    const n = Math.min(batch, orders - done);
+    await db.query(
+      `WITH src AS (SELECT merchant_id, customer_id, document FROM orders WHERE id = $1),
+            made AS (
+              INSERT INTO orders (id, merchant_id, type, display_id, status, last_event, event_types, customer_id,
+                                  delivery_code, items_price, other_fees, discount, order_amount, document,
+                                  created_at, updated_at)
+              SELECT gen_random_uuid(), s.merchant_id, 'DELIVERY', 'H' || g, 'CONCLUDED', 'CONCLUDED', $3::text[],
+                     s.customer_id, '0000', 0, 0, 0, 0, s.document, now() - interval '30 days', now() - interval '30 days'
+                FROM src s, generate_series(1, $2::int) g
+              RETURNING id, merchant_id),
+            evs AS (
+              INSERT INTO order_events (order_id, event_type, merchant_id, occurrence_id, seq, metadata, created_at)
+              SELECT m.id, ty, m.merchant_id, gen_random_uuid(), nextval('order_events_seq'), NULL,
+                     now() - interval '30 days'
+                FROM made m, unnest($3::text[]) ty
+              RETURNING order_id, event_type, seq)
+       INSERT INTO event_receipts (key_id, order_id, event_type, seq, acknowledged_at)
+       SELECT k, order_id, event_type, seq, now() - interval '29 days' FROM evs, unnest($4::uuid[]) k`,
+      [t.orderId, n, TYPES, keyIds],
+    );
+  }
+  await db.query('VACUUM ANALYZE orders');
+  await db.query('VACUUM ANALYZE order_events');
+  await db.query('VACUUM ANALYZE event_receipts');
+}
+
+async function acknowledgedCount(db: pg.Client, keyId: string): Promise<number> {
+  const { rows } = await db.query(
+    'SELECT count(*)::int AS n FROM event_receipts WHERE key_id = $1 AND acknowledged_at IS NOT NULL',
+    [keyId],
+  );
+  return rows[0].n;
+}
+
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+async function main() {
+  const name = `cleaver_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = `/${name}`;
+  let child: ChildProcess | undefined;
+  const db = new pg.Client({ connectionString: dbUrl.toString() });
+  try {
+    const started = await startTarget(dbUrl.toString());
+    child = started.child;
+    const t = started.info;
+    await db.connect();
+    const auth = { authorization: `Bearer ${t.token}` };
+    const pollUrl = `${t.appUrl}/v1/events:polling`;
+
+    console.log(
+      `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    );
+    console.log(
+      `autocannon: ${CONNECTIONS} connections, ${DURATION} s per run, PostgreSQL; each poll returns 50 pending events\n`,
+    );
+
+    // Both keys share 1,000 acknowledged events; then the second key gets 999,000 more. The two
+    // keys are then polled in alternating rounds, so machine noise hits both alike.
+    const auth2 = { authorization: `Bearer ${t.token2}` };
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    await addHistory(db, t, 100, [t.keyId, t.keyId2]);
+    await load(pollUrl, auth, 2); // warm-up
+    const before = await load(pollUrl, auth);
+    const started1m = Date.now();
+    await addHistory(db, t, 99_900, [t.keyId2]);
+    const genSec = (Date.now() - started1m) / 1000;
+    const small = await acknowledgedCount(db, t.keyId);
+    const large = await acknowledgedCount(db, t.keyId2);
+    await load(pollUrl, auth, 2);
+    await load(pollUrl, auth2, 2);
+    const runsSmall: Awaited<ReturnType<typeof load>>[] = [];
+    const runsLarge: Awaited<ReturnType<typeof load>>[] = [];
+    for (let round = 0; round < 3; round++) {
+      runsSmall.push(await load(pollUrl, auth, DURATION / 2));
+      runsLarge.push(await load(pollUrl, auth2, DURATION / 2));
+    }
+    const summary = (runs: typeof runsSmall) => ({
+      rps: median(runs.map((r) => r.rps)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      mean: median(runs.map((r) => r.mean)),
+    });
+    const pollSmall = summary(runsSmall);
+    const pollLarge = summary(runsLarge);
+
+    console.log('GET /v1/events:polling (medians of 3 alternating rounds)');
+    console.log(
+      `  key with ${fmt(small)} acknowledged:     ${fmt(pollSmall.rps)} req/s, p50 ${pollSmall.p50} ms, p99 ${pollSmall.p99} ms, mean ${fmt(pollSmall.mean, 2)} ms`,
+    );
+    console.log(
+      `  key with ${fmt(large)} acknowledged: ${fmt(pollLarge.rps)} req/s, p50 ${pollLarge.p50} ms, p99 ${pollLarge.p99} ms, mean ${fmt(pollLarge.mean, 2)} ms`,
+    );
+    console.log(
+      `  (before the 1M history existed at all: ${fmt(before.rps)} req/s, mean ${fmt(before.mean, 2)} ms; history generated in ${fmt(genSec, 1)} s)`,
+    );
+    console.log(
+      `  rounds small: ${runsSmall.map((r) => fmt(r.rps)).join(' / ')}; large: ${runsLarge.map((r) => fmt(r.rps)).join(' / ')} req/s`,
+    );
+    const latencyRatio = pollLarge.mean / pollSmall.mean;
+    const throughputRatio = pollSmall.rps / pollLarge.rps;
+    console.log(
+      `  mean latency 1M / 1k = ${fmt(latencyRatio, 2)}×, throughput 1k / 1M = ${fmt(throughputRatio, 2)}× (target ≤ 1.20×)`,
+    );
+    const plan = await db.query(
+      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT e.order_id FROM event_receipts r
+         JOIN order_events e ON e.order_id = r.order_id AND e.event_type = r.event_type
+        WHERE r.key_id = $1 AND r.acknowledged_at IS NULL ORDER BY r.seq LIMIT 1000`,
+      [t.keyId2],
+    );
+    console.log(`  plan (1M key):\n${plan.rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}\n`);
+
+    // GET /v1/orders/{id} against the bare primary-key read, interleaved to even out drift.
+    const orderUrl = `${t.appUrl}/v1/orders/${t.orderId}`;
+    const bareUrl = `${t.bareUrl}/orders/${t.orderId}`;
+    await load(orderUrl, auth, 2);
+    await load(bareUrl, {}, 2);
+    const app: number[] = [];
+    const bare: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      bare.push((await load(bareUrl, {}, DURATION / 2)).rps);
+      app.push((await load(orderUrl, auth, DURATION / 2)).rps);
+    }
+    const orderRatio = median(app) / median(bare);
+    console.log('GET /v1/orders/{id} (auth + rate limit + validation + serialization) vs bare Fastify PK read');
+    console.log(`  bare:  ${bare.map((x) => fmt(x)).join(' / ')} req/s (median ${fmt(median(bare))})`);
+    console.log(`  order: ${app.map((x) => fmt(x)).join(' / ')} req/s (median ${fmt(median(app))})`);
+    console.log(`  ratio = ${fmt(orderRatio, 2)} (target ≥ 0.80)`);
+
+    const ok = latencyRatio <= 1.2 && throughputRatio <= 1.2 && orderRatio >= 0.8;
+    console.log(`\n${ok ? 'PASS' : 'FAIL'}`);
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    child?.stdin?.end();
+    await new Promise((r) => setTimeout(r, 500));
+    child?.kill();
+    await db.end().catch(() => {});
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+await main();

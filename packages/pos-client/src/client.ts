@@ -1,0 +1,294 @@
+// The merchant-side client (spec 4.1–4.13, D3, D6). What it does for the integrator:
+// - one token kept in memory and reused until it nears expiry (spec 5.1.3); concurrent calls
+//   share one token request;
+// - on 401 one new token and one resend, never a retry with the same token (spec 5.1.4);
+// - 429 and 503 retried with backoff (http.ts);
+// - uploadCatalog waits for SUCCESS/FAIL by polling merchantStatus and never resends (3.2, 4.4).
+import { CatalogSyncTimeoutError, CleaverAuthError } from './errors.js';
+import {
+  abortableSleep,
+  createHttp,
+  type HttpOptions,
+  type HttpRequest,
+  type HttpResponse,
+  toApiError,
+} from './http.js';
+import type {
+  Acknowledgment,
+  ConfirmRequest,
+  DeliveryTrackingInfo,
+  DenyCancellationRequest,
+  EventRecord,
+  IntegrationConfig,
+  MerchantRecord,
+  MerchantUpdateRequest,
+  OnboardingRequest,
+  Order,
+  OrderEventType,
+  RequestCancellationRequest,
+  SyncStatus,
+  TokenResponse,
+  ValidatedCode,
+} from './types.js';
+
+export interface PosClientOptions extends HttpOptions {
+  /** The merchant id (spec 4.1: client_id is the merchant id). */
+  clientId: string;
+  clientSecret: string;
+  /** Renew the token this long before it expires (default 5 minutes). */
+  renewBeforeMs?: number;
+  /** Clock for token expiry (tests). */
+  now?: () => number;
+}
+
+export interface UploadCatalogOptions {
+  /** Poll merchantStatus until SUCCESS or FAIL (default false: return once accepted, 204). */
+  wait?: boolean;
+  /** Called with every status read while waiting. */
+  onProgress?: (status: SyncStatus, elapsedMs: number) => void;
+  /** Give up waiting after this long (default 5 minutes). The upload is never resent. */
+  timeoutMs?: number;
+  /** Poll interval (default 5 s, as spec 4.4 suggests). */
+  intervalMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface PollOptions {
+  /** D3: only these types; the others stay pending (filtering never loses data). */
+  eventTypes?: OrderEventType[];
+  signal?: AbortSignal;
+}
+
+/** D4: at most 100 elements per acknowledgment request. */
+export const ACK_BATCH_LIMIT = 100;
+
+interface CachedToken {
+  accessToken: string;
+  expiresAt: number;
+}
+
+export function toAcknowledgment(event: EventRecord | Acknowledgment): Acknowledgment {
+  // Values exactly as polled (spec 4.13 rule 4): id is the eventId.
+  return 'eventId' in event
+    ? { id: event.eventId, orderId: event.orderId, eventType: event.eventType }
+    : { id: event.id, orderId: event.orderId, eventType: event.eventType };
+}
+
+export function createPosClient(options: PosClientOptions) {
+  const http = createHttp(options);
+  const now = options.now ?? Date.now;
+  const renewBeforeMs = options.renewBeforeMs ?? 5 * 60_000;
+  let cached: CachedToken | undefined;
+  let pending: Promise<CachedToken> | undefined;
+  let tokenRequests = 0;
+
+  async function requestToken(): Promise<CachedToken> {
+    tokenRequests++;
+    const started = now();
+    const response = await http.exchange({
+      method: 'POST',
+      path: '/oauth/token',
+      body: { client_id: options.clientId, client_secret: options.clientSecret, grant_type: 'client_credentials' },
+      idempotent: true,
+    });
+    if (response.status !== 200) throw toApiError('POST', '/oauth/token', response);
+    const token = response.body as TokenResponse;
+    // Expiry counted from when we asked, so clock skew with the server never makes us late.
+    return { accessToken: token.access_token, expiresAt: started + token.expires_in * 1000 };
+  }
+
+  /** The cached token, or one new token shared by every caller waiting for it. */
+  function currentToken(): Promise<CachedToken> {
+    if (cached && now() < cached.expiresAt - renewBeforeMs) return Promise.resolve(cached);
+    pending ??= requestToken().then(
+      (token) => {
+        cached = token;
+        pending = undefined;
+        return token;
+      },
+      (error) => {
+        pending = undefined;
+        throw error;
+      },
+    );
+    return pending;
+  }
+
+  /** A protected call: bearer token; on 401 one new token and one resend (spec 5.1.4). */
+  async function authorized(request: HttpRequest): Promise<HttpResponse> {
+    const first = await currentToken();
+    let response = await http.exchange({
+      ...request,
+      headers: { ...request.headers, authorization: `Bearer ${first.accessToken}` },
+    });
+    if (response.status === 401) {
+      // Only drop the token if no concurrent call has already replaced it.
+      if (cached?.accessToken === first.accessToken) cached = undefined;
+      const renewed = await currentToken();
+      response = await http.exchange({
+        ...request,
+        headers: { ...request.headers, authorization: `Bearer ${renewed.accessToken}` },
+      });
+      if (response.status === 401) {
+        cached = undefined;
+        const error = toApiError(request.method, request.path, response);
+        throw error instanceof CleaverAuthError
+          ? error
+          : new CleaverAuthError(401, error.title, request.method, request.path, response.body);
+      }
+    }
+    if (response.status < 200 || response.status >= 300) throw toApiError(request.method, request.path, response);
+    return response;
+  }
+
+  const orderPath = (orderId: string, action?: string) =>
+    `/v1/orders/${encodeURIComponent(orderId)}${action ? `/${action}` : ''}`;
+
+  async function merchantStatus(merchantId = options.clientId, signal?: AbortSignal): Promise<SyncStatus> {
+    const r = await authorized({
+      method: 'GET',
+      path: '/v1/merchantStatus',
+      query: { merchantId },
+      idempotent: true,
+      signal,
+    });
+    return r.body as SyncStatus;
+  }
+
+  async function merchantUpdate(body: MerchantUpdateRequest, signal?: AbortSignal): Promise<void> {
+    // Not idempotent for network failures: a second upload would be a second sync (3.2).
+    await authorized({ method: 'PUT', path: '/v1/merchantUpdate', body, signal });
+  }
+
+  const client = {
+    clientId: options.clientId,
+    baseUrl: http.baseUrl,
+
+    /** The access token in use (fetched if needed). */
+    async token(): Promise<{ accessToken: string; expiresAt: Date }> {
+      const t = await currentToken();
+      return { accessToken: t.accessToken, expiresAt: new Date(t.expiresAt) };
+    },
+    /** Forget the cached token; the next call fetches a new one. */
+    dropToken(): void {
+      cached = undefined;
+    },
+    /** How many POST /oauth/token requests this client made (observability, tests). */
+    get tokenRequestCount(): number {
+      return tokenRequests;
+    },
+
+    /** Spec 4.2. */
+    async onboard(body: OnboardingRequest): Promise<IntegrationConfig> {
+      const r = await authorized({ method: 'PUT', path: '/v1/merchantOnboarding', body, idempotent: true });
+      return r.body as IntegrationConfig;
+    },
+
+    /** Spec 4.3: 204 means accepted and queued, nothing more. */
+    merchantUpdate,
+
+    /** Spec 4.4 (merchantId defaults to the client's own). */
+    merchantStatus,
+
+    /**
+     * Spec 4.3 + 4.4: uploads once and, with `wait`, polls merchantStatus until SUCCESS or FAIL.
+     * A FAIL is returned, not thrown: it can be a partial success; read moreInfo (3.2). Never
+     * resends the upload. Throws CatalogSyncTimeoutError when still PROCESSING at the timeout.
+     */
+    async uploadCatalog(body: MerchantUpdateRequest, opts: UploadCatalogOptions = {}): Promise<SyncStatus | undefined> {
+      await merchantUpdate(body, opts.signal);
+      if (!opts.wait) return undefined;
+      const timeoutMs = opts.timeoutMs ?? 5 * 60_000;
+      const intervalMs = opts.intervalMs ?? 5_000;
+      const sleep = options.sleep ?? abortableSleep;
+      const started = Date.now();
+      for (;;) {
+        const status = await merchantStatus(options.clientId, opts.signal);
+        const elapsed = Date.now() - started;
+        opts.onProgress?.(status, elapsed);
+        if (status.status !== 'PROCESSING') return status;
+        if (elapsed >= timeoutMs) throw new CatalogSyncTimeoutError(timeoutMs, status);
+        await sleep(Math.min(intervalMs, Math.max(0, timeoutMs - elapsed)), opts.signal);
+      }
+    },
+
+    /** Spec 4.5. */
+    async getMerchant(): Promise<MerchantRecord> {
+      return (await authorized({ method: 'GET', path: '/v1/merchant', idempotent: true })).body as MerchantRecord;
+    },
+
+    /** Spec 4.6. */
+    async getOrder(orderId: string): Promise<Order> {
+      return (await authorized({ method: 'GET', path: orderPath(orderId), idempotent: true })).body as Order;
+    },
+
+    /** Spec 4.7 (202). */
+    async confirm(orderId: string, body: ConfirmRequest): Promise<void> {
+      await authorized({ method: 'POST', path: orderPath(orderId, 'confirm'), body });
+    },
+    /** Spec 4.8 (202; watch for CANCELLED). */
+    async requestCancellation(orderId: string, body: RequestCancellationRequest): Promise<void> {
+      await authorized({ method: 'POST', path: orderPath(orderId, 'requestCancellation'), body });
+    },
+    /** Spec 4.9: answer to ORDER_CANCELLATION_REQUEST (204). */
+    async acceptCancellation(orderId: string): Promise<void> {
+      await authorized({ method: 'POST', path: orderPath(orderId, 'acceptCancellation') });
+    },
+    /** Spec 4.10 (204; the order stays active). */
+    async denyCancellation(orderId: string, body: DenyCancellationRequest): Promise<void> {
+      await authorized({ method: 'POST', path: orderPath(orderId, 'denyCancellation'), body });
+    },
+    /** D6 (202). */
+    async readyForPickup(orderId: string): Promise<void> {
+      await authorized({ method: 'POST', path: orderPath(orderId, 'readyForPickup') });
+    },
+    /** D6 (202), optional tracking info as in 4.12. */
+    async dispatch(orderId: string, body?: { deliveryTrackingInfo?: DeliveryTrackingInfo }): Promise<void> {
+      await authorized({ method: 'POST', path: orderPath(orderId, 'dispatch'), body });
+    },
+    /** D6 (202). */
+    async delivered(orderId: string): Promise<void> {
+      await authorized({ method: 'POST', path: orderPath(orderId, 'delivered') });
+    },
+    /** Spec 4.11: 400 `Invalid code provided` means do not hand the order over. */
+    async validateCode(orderId: string, deliveryCode: string): Promise<ValidatedCode> {
+      const r = await authorized({ method: 'POST', path: orderPath(orderId, 'validateCode'), body: { deliveryCode } });
+      return r.body as ValidatedCode;
+    },
+    /** Spec 4.12 (202). */
+    async tracking(orderId: string, deliveryTrackingInfo: DeliveryTrackingInfo): Promise<void> {
+      await authorized({ method: 'POST', path: orderPath(orderId, 'tracking'), body: { deliveryTrackingInfo } });
+    },
+
+    /** D3: pending events of this integration key, oldest first (at most 1000); [] on 204. */
+    async pollEvents(opts: PollOptions = {}): Promise<EventRecord[]> {
+      const r = await authorized({
+        method: 'GET',
+        path: '/v1/events:polling',
+        query: { eventType: opts.eventTypes },
+        idempotent: true,
+        signal: opts.signal,
+      });
+      return r.status === 204 || r.body === undefined ? [] : (r.body as EventRecord[]);
+    },
+
+    /**
+     * Spec 4.13: acknowledge ONLY events already processed and persisted. Sent in batches of
+     * 100 (D4), in order; re-sending is safe (rule 3), so network failures are retried.
+     */
+    async acknowledgeEvents(events: Array<EventRecord | Acknowledgment>): Promise<void> {
+      const acks = events.map(toAcknowledgment);
+      for (let i = 0; i < acks.length; i += ACK_BATCH_LIMIT) {
+        await authorized({
+          method: 'POST',
+          path: '/v1/events/acknowledgment',
+          body: acks.slice(i, i + ACK_BATCH_LIMIT),
+          idempotent: true,
+        });
+      }
+    },
+  };
+  return client;
+}
+
+export type PosClient = ReturnType<typeof createPosClient>;

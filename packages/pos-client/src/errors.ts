@@ -1,0 +1,57 @@
+/** An answer of the API that is not a success, after retries. `title` is the spec's error title (spec 7). */
+export class CleaverApiError extends Error {
+  override name = 'CleaverApiError';
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly method: string,
+    readonly path: string,
+    readonly body: unknown,
+  ) {
+    super(`${method} ${path} → ${status} ${title}`);
+  }
+}
+
+/** 401/403: bad client credentials, or a token refused even after one renewal (spec 5.1.4). */
+export class CleaverAuthError extends CleaverApiError {
+  override name = 'CleaverAuthError';
+}
+
+/** fetch() reports "fetch failed"; the reason (ECONNREFUSED, timeout…) is one level down. */
+function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  const inner = (cause as Error & { cause?: unknown }).cause;
+  if (inner instanceof Error) {
+    const code = (inner as Error & { code?: string }).code;
+    return `${cause.message} (${code ?? inner.message})`;
+  }
+  return cause.message;
+}
+
+/** The server could not be reached (connection refused, reset, DNS…), after retries when they apply. */
+export class CleaverNetworkError extends Error {
+  override name = 'CleaverNetworkError';
+  constructor(
+    readonly method: string,
+    readonly url: string,
+    override readonly cause: unknown,
+  ) {
+    super(`${method} ${url}: ${describeCause(cause)}`);
+  }
+}
+
+/** uploadCatalog({wait: true}) ran out of time while the sync was still PROCESSING. Nothing was resent. */
+export class CatalogSyncTimeoutError extends Error {
+  override name = 'CatalogSyncTimeoutError';
+  constructor(
+    readonly timeoutMs: number,
+    readonly lastStatus: unknown,
+  ) {
+    super(`catalog sync still PROCESSING after ${Math.round(timeoutMs / 1000)} s; it was not resent (spec 3.2)`);
+  }
+}
+
+/** verifyWebhook refused a notification; `reason` says which check failed. */
+export class WebhookVerificationError extends Error {
+  override name = 'WebhookVerificationError';
+}

@@ -1,0 +1,358 @@
+// Shapes of the Cleaver POS integration API, written to mirror the specification (section 2)
+// and the project's DECISIONS (D-numbers). This package depends on nothing of the server: a POS
+// vendor can copy it out of the repository and use it as it is.
+
+/** Spec 2.1. */
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  /** Always 43200 (12 hours). */
+  expires_in: number;
+}
+
+/** Spec 4.2 request body. */
+export interface OnboardingRequest {
+  /** Base address only: no path, no trailing slash; the platform appends `/v1/orderUpdate`. */
+  ordersWebhookURL: string;
+  /** When present, both fields are required. It cannot be removed once registered. */
+  getMerchantURL?: { baseURL: string; apiKey: string };
+  /** Optional; must equal the token's merchant (D21). */
+  merchantId?: string;
+}
+
+/** Spec 2.2. */
+export interface IntegrationConfig {
+  getMerchantURL: { baseURL: string; apiKey: string } | null;
+  ordersWebhookURL: string | null;
+}
+
+export type Availability = 'AVAILABLE' | 'UNAVAILABLE';
+export type ProductUnit = 'KG' | 'UN';
+
+/** Spec 4.3, entityType MERCHANT: one store with its categories, offers and items. */
+export interface CatalogMerchantObject {
+  /** The store id in the POS. */
+  id: string;
+  categories: Array<{
+    id: string;
+    name: string;
+    index?: number;
+    status?: Availability;
+    itemOfferId?: string[];
+  }>;
+  itemOffers: Array<{
+    id: string;
+    itemId: string;
+    price: { value: number; currency?: string };
+    status?: Availability;
+  }>;
+  items: Array<{
+    id: string;
+    name: string;
+    description?: string;
+    externalCode?: string;
+    ean?: string;
+    unit?: ProductUnit;
+    serving?: number;
+    nutritionalInfo?: Record<string, unknown>;
+    image?: { url: string };
+  }>;
+}
+
+/** D18: flat ITEM entries update existing products only. */
+export interface CatalogItemObject {
+  id: string;
+  ean?: string;
+  externalCode?: string;
+  serving?: number;
+  nutritionalInfo?: Record<string, unknown>;
+  image?: { url: string };
+}
+
+/** D18: flat ITEM_OFFER entries update price and/or availability of existing products. */
+export interface CatalogItemOfferObject {
+  itemId: string;
+  price?: { value: number; currency?: string };
+  status?: Availability;
+}
+
+/** Spec 4.3 request body; updatedObjects' shape follows entityType (do not mix). */
+export type MerchantUpdateRequest =
+  | {
+      entityType: 'MERCHANT';
+      merchantStatus: Availability;
+      onlyAddProducts?: boolean;
+      updatedObjects: CatalogMerchantObject[];
+    }
+  | {
+      entityType: 'ITEM';
+      merchantStatus?: Availability;
+      onlyAddProducts?: boolean;
+      updatedObjects: CatalogItemObject[];
+    }
+  | {
+      entityType: 'ITEM_OFFER';
+      merchantStatus?: Availability;
+      onlyAddProducts?: boolean;
+      updatedObjects: CatalogItemOfferObject[];
+    };
+
+export type SyncState = 'PROCESSING' | 'SUCCESS' | 'FAIL';
+
+/** Spec 2.7. */
+export interface SyncStatus {
+  status: SyncState;
+  lastRead: string;
+  moreInfo: string | null;
+}
+
+/** Spec 2.4. */
+export interface MerchantCategory {
+  id: string;
+  pdv_external_id: string | null;
+  name: string;
+  index: number;
+  status: Availability;
+  externalCode: string;
+  productsId: string[];
+}
+
+/** Spec 2.5. */
+export interface MerchantProduct {
+  id: string;
+  pdv_external_id: string | null;
+  name: string;
+  description: string;
+  price: number;
+  unit: ProductUnit;
+  status: Availability;
+  stock: number;
+  externalCode: string;
+  ean: string;
+  sku: string;
+  media: string[];
+  cuts?: Array<{ id: string; name: string; spice: { id: string; name: string } | null }>;
+}
+
+/** Spec 2.3. */
+export interface MerchantRecord {
+  lastUpdate: string;
+  TTL: number;
+  id: string;
+  status: Availability;
+  categories: MerchantCategory[];
+  products: MerchantProduct[];
+}
+
+/** Spec 3.1. */
+export const ORDER_EVENT_TYPES = [
+  'CREATED',
+  'CONFIRMED',
+  'READY_FOR_PICKUP',
+  'DISPATCHED',
+  'PICKUP_AREA_ASSIGNED',
+  'DELIVERED',
+  'CONCLUDED',
+  'CANCELLATION_REQUESTED',
+  'CANCELLATION_REQUEST_DENIED',
+  'CANCELLED',
+  'ORDER_CANCELLATION_REQUEST',
+  'CANCELLED_DENIED',
+] as const;
+export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+
+/** Spec 4.10: the codes of requestCancellation and denyCancellation. */
+export const CANCELLATION_CODES = [
+  'SYSTEMIC_ISSUES',
+  'DUPLICATE_APPLICATION',
+  'UNAVAILABLE_ITEM',
+  'RESTAURANT_WITHOUT_DELIVERY_PERSON',
+  'OUTDATED_MENU',
+  'ORDER_OUTSIDE_THE_DELIVERY_AREA',
+  'BLOCKED_CUSTOMER',
+  'OUTSIDE_DELIVERY_HOURS',
+  'INTERNAL_DIFFICULTIES_OF_THE_RESTAURANT',
+  'RISK_AREA',
+  'DELIVERY_PROBLEM',
+] as const;
+export type CancellationCode = (typeof CANCELLATION_CODES)[number];
+
+export interface Price {
+  value: number;
+  currency: string;
+}
+
+/** Spec 2.6.1. */
+export interface OrderItem {
+  id: string;
+  name: string;
+  externalCode?: string;
+  unit: string;
+  quantity: number;
+  specialInstructions?: string;
+  unitPrice: Price;
+  originalPrice?: Price;
+  totalPrice: Price;
+  options?: Array<{
+    id: string;
+    name: string;
+    quantity: number;
+    unitPrice: Price;
+    totalPrice: Price;
+    externalCode?: string;
+    unit?: string;
+  }>;
+}
+
+export interface Address {
+  street?: string;
+  number?: string;
+  complement?: string;
+  district?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  country?: string;
+  formattedAddress?: string;
+  reference?: string;
+  coordinates?: { latitude: number; longitude: number };
+}
+
+/** Spec 2.6 (with D26 for the fields the spec's table leaves out). */
+export interface Order {
+  id: string;
+  type: 'DELIVERY' | 'TAKEOUT' | string;
+  sourceAppId: string;
+  virtualBrand?: string;
+  displayId: string;
+  salesChannel?: string;
+  createdAt: string;
+  lastEvent: OrderEventType;
+  merchant: { id: string; name: string };
+  items: OrderItem[];
+  total: { itemsPrice: Price; otherFees: Price; discount: Price; orderAmount: Price };
+  customer: {
+    id: string;
+    name: string;
+    phone?: { number: string; extension: string | null };
+    email?: string;
+    documentNumber: string | null;
+    ordersCountOnMerchant?: number;
+  };
+  payments: {
+    prepaid: number;
+    pending: number;
+    methods: Array<{
+      value: number;
+      currency: string;
+      type: 'PREPAID' | 'PENDING';
+      method: string;
+      brand?: string;
+      methodInfo?: string;
+      changeFor?: number;
+    }>;
+  };
+  delivery?: {
+    deliveredBy: 'MERCHANT' | string;
+    deliveryAddress: Address;
+    estimatedDeliveryDateTime?: string;
+    deliveryDateTime?: string;
+  };
+  orderTiming: 'INSTANT' | 'SCHEDULED';
+  schedule: { scheduledDateTimeStart: string; scheduledDateTimeEnd: string } | null;
+  takeout?: { mode: string; takeoutDateTime: string };
+  otherFees?: Array<{ name: string; type: string; price: Price; receivedBy?: string }>;
+  discounts?: Array<{ amount: Price; target: string; sponsorshipValues?: unknown }>;
+  extraInfo?: string;
+  preparationStartDateTime: string | null;
+  sendTracking: boolean;
+  sendDelivered: boolean;
+}
+
+/** D2: one polled event (and the body of a webhook notification, D10). */
+export interface EventRecord {
+  /** Identifies the event TYPE (UUIDv5 of eventType, D1), not the occurrence. */
+  eventId: string;
+  eventType: OrderEventType;
+  orderId: string;
+  orderURL: string;
+  /** When this occurrence happened; a re-opened event (D1) has a new createdAt. */
+  createdAt: string;
+  sourceAppId: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** Spec 4.13: one element of the acknowledgment body. */
+export interface Acknowledgment {
+  id: string;
+  orderId: string;
+  eventType: OrderEventType;
+}
+
+/** Spec 4.7. */
+export interface ConfirmRequest {
+  createdAt: string;
+  orderExternalCode: string;
+  reason?: string;
+  preparationTime?: number;
+}
+
+/** Spec 4.8. */
+export interface RequestCancellationRequest {
+  reason: string;
+  code: CancellationCode;
+  mode: 'AUTO' | 'MANUAL';
+  outOfStockItems?: string[];
+  invalidItems?: string[];
+}
+
+/** Spec 4.10. */
+export interface DenyCancellationRequest {
+  reason: string;
+  code: CancellationCode;
+}
+
+/** Spec 4.12. */
+export interface DeliveryTrackingInfo {
+  event?: { type?: string; message?: string; datetime?: string };
+  problem?: { reason?: string; message?: string; datetime?: string };
+  vehicle?: { type?: string[]; licencePlate?: string };
+  eta?: {
+    pickupEtaInMinutes?: number;
+    pickupEtaDatetime?: string;
+    deliveryEtaInMinutes?: number;
+    deliveryEtaDatetime?: string;
+    maxDeliveryTime?: string;
+  };
+  deliveryPerson?: { id?: string; name?: string; pictureURL?: string };
+  geoLocalization?: { latitude?: number; longitude?: number; lastAddress?: Record<string, unknown> };
+}
+
+/** Spec 4.11 / 4.15 answer. */
+export interface ValidatedCode {
+  orderId: string;
+  deliveryCode: string;
+}
+
+/** Spec 4.14. */
+export interface DeliveryUpdateRequest {
+  deliveryId: string;
+  orderId: string;
+  orderDisplayId: string;
+  merchant: { id: string; name: string };
+  event: { type: string; message: string; datetime: string; rejectionInfo?: { reason: string } };
+  customerName: string;
+  vehicle?: Record<string, unknown>;
+  deliveryPrice?: Record<string, unknown>;
+  eta?: Record<string, unknown>;
+  deliveryPerson?: { id?: string; name?: string; pictureURL?: string; phone?: string };
+  geoLocalization?: Record<string, unknown>;
+  externalTrackingURL?: string;
+  combinedOrdersIds?: string[];
+}
+
+/** Spec 4.15. */
+export interface ConfirmationCodeRequest {
+  orderId: string;
+  deliveryCode: string;
+}

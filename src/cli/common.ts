@@ -1,0 +1,201 @@
+// Shared plumbing of the `cleaver` command: option parsing, where credentials come from,
+// output (tables for people, --json for scripts) and the exit codes.
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import {
+  CatalogSyncTimeoutError,
+  CleaverApiError,
+  CleaverAuthError,
+  CleaverNetworkError,
+  createOperatorClient,
+  createPosClient,
+  type OperatorClient,
+  type PosClient,
+} from '@cleaver/pos-client';
+
+/** Exit codes; listed in `cleaver --help`. */
+export const EXIT = {
+  OK: 0,
+  API_ERROR: 1,
+  USAGE: 2,
+  AUTH: 3,
+  SYNC_FAILED: 4,
+  SYNC_TIMEOUT: 5,
+  UNREACHABLE: 6,
+  CONFIG: 78,
+} as const;
+
+export const EXIT_CODES_HELP = `Exit codes:
+  0   success
+  1   the API answered with an error (4xx/5xx other than auth), e.g. 400 or 404
+  2   usage error: unknown command or option, missing argument, unreadable file
+  3   authentication: missing or refused credentials (401/403)
+  4   catalog sync finished with FAIL (read moreInfo)
+  5   timed out waiting for a catalog sync (still PROCESSING; nothing was resent)
+  6   the server could not be reached
+  78  configuration error (serve, migrate, sandbox)`;
+
+export type Env = Record<string, string | undefined>;
+
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface Io {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream;
+  env: Env;
+  /** Aborted on SIGINT/SIGTERM: long-running commands stop cleanly. */
+  signal?: AbortSignal;
+}
+
+export const GLOBAL_OPTIONS = {
+  url: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const ADMIN_OPTIONS = {
+  ...GLOBAL_OPTIONS,
+  'admin-token': { type: 'string' },
+  'data-dir': { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const POS_OPTIONS = {
+  ...GLOBAL_OPTIONS,
+  'client-id': { type: 'string' },
+  'client-secret': { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+export const CONNECTION_HELP = `Connection:
+  --url URL               API base URL (env CLEAVER_URL; default http://127.0.0.1:8080)
+  --json                  machine-readable output
+  -h, --help              this help`;
+
+export const ADMIN_HELP = `${CONNECTION_HELP}
+  --admin-token TOKEN     operator token (env CLEAVER_ADMIN_TOKEN; default: the admin-token file of
+                          --data-dir / CLEAVER_DATA_DIR / ./.cleaver, as a sandbox server writes it)`;
+
+export const POS_HELP = `${CONNECTION_HELP}
+  --client-id ID          merchant id (env CLEAVER_CLIENT_ID)
+  --client-secret SECRET  integration key secret (env CLEAVER_CLIENT_SECRET; prefer the env variable:
+                          arguments are visible to other users in the process list)`;
+
+/** parseArgs with our error type: an unknown option is a usage error (exit 2). */
+export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+export function baseUrl(flag: string | undefined, env: Env): string {
+  const url = flag ?? env.CLEAVER_URL ?? 'http://127.0.0.1:8080';
+  try {
+    new URL(url);
+  } catch {
+    throw new UsageError(`--url is not a valid URL: "${url}"`);
+  }
+  return url;
+}
+
+export function operatorClient(
+  values: { url?: string; 'admin-token'?: string; 'data-dir'?: string },
+  env: Env,
+): OperatorClient {
+  let adminToken = values['admin-token'] ?? env.CLEAVER_ADMIN_TOKEN;
+  if (!adminToken) {
+    const file = join(resolve(values['data-dir'] ?? env.CLEAVER_DATA_DIR ?? './.cleaver'), 'admin-token');
+    try {
+      adminToken = readFileSync(file, 'utf8').trim();
+    } catch {
+      throw new CleaverAuthError(
+        0, // refused before asking the server
+        `No operator token: pass --admin-token, set CLEAVER_ADMIN_TOKEN, or run next to a sandbox data dir (${file} not found)`,
+        '-',
+        '-',
+        undefined,
+      );
+    }
+  }
+  return createOperatorClient({ baseUrl: baseUrl(values.url, env), adminToken, retry: { maxAttempts: 3 } });
+}
+
+export function posClient(
+  values: { url?: string; 'client-id'?: string; 'client-secret'?: string },
+  env: Env,
+  extra: Partial<Parameters<typeof createPosClient>[0]> = {},
+): PosClient {
+  const clientId = values['client-id'] ?? env.CLEAVER_CLIENT_ID;
+  const clientSecret = values['client-secret'] ?? env.CLEAVER_CLIENT_SECRET;
+  if (!clientId || !clientSecret) {
+    throw new CleaverAuthError(
+      0, // refused before asking the server
+      'No POS credentials: pass --client-id and --client-secret, or set CLEAVER_CLIENT_ID and CLEAVER_CLIENT_SECRET',
+      '-',
+      '-',
+      undefined,
+    );
+  }
+  return createPosClient({ baseUrl: baseUrl(values.url, env), clientId, clientSecret, ...extra });
+}
+
+export function requirePositional(positionals: string[], index: number, name: string): string {
+  const value = positionals[index];
+  if (value === undefined || value === '') throw new UsageError(`missing argument ${name}`);
+  return value;
+}
+
+export function printJson(io: Io, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** A plain aligned table: the header row, then one row per record. */
+export function printTable(io: Io, columns: string[], rows: Array<Array<string | number | null | undefined>>): void {
+  const cells = [columns, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '-' : String(c))))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i]?.length ?? 0)));
+  for (const row of cells) {
+    io.stdout.write(`${row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ')}\n`);
+  }
+}
+
+export function printFields(io: Io, fields: Array<[string, string | number | null | undefined]>): void {
+  const width = Math.max(...fields.map(([k]) => k.length));
+  for (const [k, v] of fields) io.stdout.write(`${`${k}:`.padEnd(width + 2)}${v ?? '-'}\n`);
+}
+
+/** Maps what went wrong to a message on stderr (or JSON on stdout with --json) and an exit code. */
+export function reportError(io: Io, error: unknown, json: boolean): number {
+  let code: number;
+  let payload: Record<string, unknown>;
+  if (error instanceof UsageError) {
+    code = EXIT.USAGE;
+    payload = { error: 'usage', message: error.message };
+  } else if (error instanceof CleaverAuthError) {
+    code = EXIT.AUTH;
+    payload = { error: 'auth', status: error.status, title: error.title };
+  } else if (error instanceof CleaverApiError) {
+    code = EXIT.API_ERROR;
+    payload = { error: 'api', status: error.status, title: error.title, request: `${error.method} ${error.path}` };
+  } else if (error instanceof CatalogSyncTimeoutError) {
+    code = EXIT.SYNC_TIMEOUT;
+    payload = { error: 'timeout', message: error.message, lastStatus: error.lastStatus };
+  } else if (error instanceof CleaverNetworkError) {
+    code = EXIT.UNREACHABLE;
+    payload = { error: 'unreachable', message: error.message };
+  } else {
+    throw error;
+  }
+  if (json) printJson(io, payload);
+  else {
+    const detail =
+      'title' in payload
+        ? `${payload.status ? `${payload.status} ` : ''}${payload.title}${payload.request ? ` (${payload.request})` : ''}`
+        : payload.message;
+    io.stderr.write(`cleaver: ${detail}\n`);
+    if (code === EXIT.USAGE) io.stderr.write(`Run "cleaver --help" for usage.\n`);
+  }
+  return code;
+}

@@ -1,0 +1,250 @@
+// `cleaver merchants|keys|logistics|orders …`: the operator API (OPERATOR-API.md) from a shell.
+import { readFileSync } from 'node:fs';
+import type { SandboxOrderRequest } from '@cleaver/pos-client';
+import {
+  ADMIN_HELP,
+  ADMIN_OPTIONS,
+  EXIT,
+  type Io,
+  operatorClient,
+  parse,
+  printFields,
+  printJson,
+  printTable,
+  requirePositional,
+  UsageError,
+} from './common.js';
+
+export const MERCHANTS_HELP = `Usage:
+  cleaver merchants create --name NAME [--id UUID] [--status AVAILABLE|UNAVAILABLE] [--with-key]
+  cleaver merchants list
+  cleaver merchants show MERCHANT_ID
+
+  --with-key   also create an integration key and print its client id and secret
+
+${ADMIN_HELP}`;
+
+export const KEYS_HELP = `Usage:
+  cleaver keys create MERCHANT_ID [--name NAME]   the secret is shown only once
+  cleaver keys revoke MERCHANT_ID KEY_ID          its tokens stop working at once
+
+${ADMIN_HELP}`;
+
+export const LOGISTICS_HELP = `Usage:
+  cleaver logistics create --name NAME --merchant MERCHANT_ID [--merchant MERCHANT_ID …]
+
+${ADMIN_HELP}`;
+
+export const ORDERS_HELP = `Usage (sandbox: orders placed as if by a customer):
+  cleaver orders create MERCHANT_ID --item POS_CODE:QTY [--item …] [--type DELIVERY|TAKEOUT]
+  cleaver orders create MERCHANT_ID --body FILE    full body as in OPERATOR-API.md
+  cleaver orders show ORDER_ID
+  cleaver orders customer-cancel ORDER_ID [--reason TEXT]   emits ORDER_CANCELLATION_REQUEST
+
+  --item POS_CODE:QTY   a product by its POS code (pdv_external_id); QTY may be fractional for KG
+  --product UUID:QTY    a product by its internal id
+
+${ADMIN_HELP}`;
+
+function help(io: Io, text: string): number {
+  io.stdout.write(`${text}\n`);
+  return EXIT.OK;
+}
+
+export async function merchantsCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    ...ADMIN_OPTIONS,
+    name: { type: 'string' },
+    id: { type: 'string' },
+    status: { type: 'string' },
+    'with-key': { type: 'boolean' },
+  });
+  const [sub, ...rest] = positionals;
+  if (values.help) return help(io, MERCHANTS_HELP);
+  const json = values.json ?? false;
+  switch (sub) {
+    case 'create': {
+      if (!values.name) throw new UsageError('merchants create needs --name');
+      if (values.status && values.status !== 'AVAILABLE' && values.status !== 'UNAVAILABLE') {
+        throw new UsageError('--status must be AVAILABLE or UNAVAILABLE');
+      }
+      const op = operatorClient(values, io.env);
+      const merchant = await op.createMerchant({
+        name: values.name,
+        ...(values.id ? { id: values.id } : {}),
+        ...(values.status ? { status: values.status as 'AVAILABLE' | 'UNAVAILABLE' } : {}),
+      });
+      const key = values['with-key'] ? await op.createIntegrationKey(merchant.id, 'cli') : undefined;
+      if (json) printJson(io, key ? { ...merchant, integrationKey: key } : merchant);
+      else {
+        printFields(io, [
+          ['merchant id', merchant.id],
+          ['name', merchant.name],
+          ['status', merchant.status],
+          ...(key
+            ? ([
+                ['key id', key.keyId],
+                ['client id', key.clientId],
+                ['client secret', `${key.clientSecret}   (shown only now)`],
+              ] as Array<[string, string]>)
+            : []),
+        ]);
+      }
+      return EXIT.OK;
+    }
+    case 'list': {
+      const merchants = await operatorClient(values, io.env).listMerchants();
+      if (json) printJson(io, merchants);
+      else
+        printTable(
+          io,
+          ['ID', 'NAME', 'STATUS', 'CREATED'],
+          merchants.map((m) => [m.id, m.name, m.status, m.createdAt]),
+        );
+      return EXIT.OK;
+    }
+    case 'show': {
+      const merchant = await operatorClient(values, io.env).getMerchant(requirePositional(rest, 0, 'MERCHANT_ID'));
+      printJson(io, merchant);
+      return EXIT.OK;
+    }
+    default:
+      throw new UsageError(sub ? `unknown subcommand "merchants ${sub}"` : 'merchants needs a subcommand');
+  }
+}
+
+export async function keysCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { ...ADMIN_OPTIONS, name: { type: 'string' } });
+  const [sub, ...rest] = positionals;
+  if (values.help) return help(io, KEYS_HELP);
+  switch (sub) {
+    case 'create': {
+      const key = await operatorClient(values, io.env).createIntegrationKey(
+        requirePositional(rest, 0, 'MERCHANT_ID'),
+        values.name,
+      );
+      if (values.json) printJson(io, key);
+      else
+        printFields(io, [
+          ['key id', key.keyId],
+          ['client id', key.clientId],
+          ['client secret', `${key.clientSecret}   (shown only now)`],
+        ]);
+      return EXIT.OK;
+    }
+    case 'revoke': {
+      const merchantId = requirePositional(rest, 0, 'MERCHANT_ID');
+      const keyId = requirePositional(rest, 1, 'KEY_ID');
+      await operatorClient(values, io.env).deleteIntegrationKey(merchantId, keyId);
+      if (values.json) printJson(io, { revoked: keyId });
+      else io.stdout.write(`key ${keyId} revoked; its tokens no longer work\n`);
+      return EXIT.OK;
+    }
+    default:
+      throw new UsageError(sub ? `unknown subcommand "keys ${sub}"` : 'keys needs a subcommand');
+  }
+}
+
+export async function logisticsCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    ...ADMIN_OPTIONS,
+    name: { type: 'string' },
+    merchant: { type: 'string', multiple: true },
+  });
+  if (values.help) return help(io, LOGISTICS_HELP);
+  if (positionals[0] !== 'create') {
+    throw new UsageError(
+      positionals[0] ? `unknown subcommand "logistics ${positionals[0]}"` : 'logistics needs a subcommand',
+    );
+  }
+  if (!values.name) throw new UsageError('logistics create needs --name');
+  const app = await operatorClient(values, io.env).createLogisticsApp({
+    name: values.name,
+    merchantIds: values.merchant ?? [],
+  });
+  if (values.json) printJson(io, app);
+  else
+    printFields(io, [
+      ['app id', app.appId],
+      ['client secret', `${app.clientSecret}   (shown only now)`],
+      ['merchants', app.merchantIds.join(', ')],
+    ]);
+  return EXIT.OK;
+}
+
+function parseItem(spec: string, key: 'pdvId' | 'productId'): SandboxOrderRequest['items'][number] {
+  const at = spec.lastIndexOf(':');
+  const ref = at > 0 ? spec.slice(0, at) : spec;
+  const quantity = at > 0 ? Number(spec.slice(at + 1)) : 1;
+  if (!ref || !Number.isFinite(quantity) || quantity <= 0) {
+    throw new UsageError(
+      `--${key === 'pdvId' ? 'item' : 'product'} "${spec}": expected CODE:QUANTITY with QUANTITY > 0`,
+    );
+  }
+  return { [key]: ref, quantity };
+}
+
+export async function ordersCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, {
+    ...ADMIN_OPTIONS,
+    item: { type: 'string', multiple: true },
+    product: { type: 'string', multiple: true },
+    type: { type: 'string' },
+    body: { type: 'string' },
+    reason: { type: 'string' },
+  });
+  const [sub, ...rest] = positionals;
+  if (values.help) return help(io, ORDERS_HELP);
+  switch (sub) {
+    case 'create': {
+      const merchantId = requirePositional(rest, 0, 'MERCHANT_ID');
+      let body: SandboxOrderRequest;
+      if (values.body) {
+        try {
+          body = JSON.parse(readFileSync(values.body, 'utf8')) as SandboxOrderRequest;
+        } catch (error) {
+          throw new UsageError(`--body ${values.body}: ${(error as Error).message}`);
+        }
+      } else {
+        const items = [
+          ...(values.item ?? []).map((s) => parseItem(s, 'pdvId')),
+          ...(values.product ?? []).map((s) => parseItem(s, 'productId')),
+        ];
+        if (items.length === 0) throw new UsageError('orders create needs --item, --product or --body');
+        const type = values.type ?? 'DELIVERY';
+        if (type !== 'DELIVERY' && type !== 'TAKEOUT') throw new UsageError('--type must be DELIVERY or TAKEOUT');
+        body = { type, items };
+      }
+      const order = await operatorClient(values, io.env).createOrder(merchantId, body);
+      if (values.json) printJson(io, order);
+      else {
+        printFields(io, [
+          ['order id', order.id],
+          ['display id', order.displayId],
+          ['type', order.type],
+          ['total', `${order.total?.orderAmount?.value} ${order.total?.orderAmount?.currency ?? ''}`],
+          ['delivery code', order.deliveryCode],
+        ]);
+        printTable(
+          io,
+          ['ITEM', 'NAME', 'QTY', 'UNIT', 'TOTAL'],
+          order.items.map((i) => [i.id, i.name, i.quantity, i.unit, i.totalPrice?.value]),
+        );
+      }
+      return EXIT.OK;
+    }
+    case 'show': {
+      printJson(io, await operatorClient(values, io.env).getOrder(requirePositional(rest, 0, 'ORDER_ID')));
+      return EXIT.OK;
+    }
+    case 'customer-cancel': {
+      const orderId = requirePositional(rest, 0, 'ORDER_ID');
+      await operatorClient(values, io.env).customerCancellation(orderId, values.reason);
+      if (values.json) printJson(io, { orderId, requested: true });
+      else io.stdout.write(`customer cancellation requested for ${orderId} (ORDER_CANCELLATION_REQUEST)\n`);
+      return EXIT.OK;
+    }
+    default:
+      throw new UsageError(sub ? `unknown subcommand "orders ${sub}"` : 'orders needs a subcommand');
+  }
+}

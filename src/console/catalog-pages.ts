@@ -1,0 +1,159 @@
+// A merchant's catalog as the marketplace sees it (categories and products, linked to the POS or
+// made by hand) and its sync history, each sync's moreInfo with what was discarded and why.
+import type { FastifyPluginAsync } from 'fastify';
+import { badRequest } from '../lib/errors.js';
+import { isUuid } from '../lib/ids.js';
+import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { badge, type Html, html, money, path, query, time } from './html.js';
+import { csrfField, page } from './layout.js';
+import { merchantIdOf, statusBadge, syncBadge } from './widgets.js';
+
+type SyncView = Awaited<ReturnType<ConsoleKit['services']['catalog']['listSyncs']>>[number];
+interface Discarded {
+  kind: string;
+  id: string | null;
+  index: number;
+  reason: string;
+}
+
+const SYNCS_SHOWN = 20;
+const DISCARDED_SHOWN = 200;
+
+const origin = (pdvId: string | null) =>
+  pdvId === null ? badge('hand-made', 'muted') : html`${badge('POS', 'info')} <code>${pdvId}</code>`;
+
+function discardedOf(sync: SyncView): Discarded[] {
+  const details = sync.details as { discarded?: Discarded[] } | null;
+  return Array.isArray(details?.discarded) ? details.discarded : [];
+}
+
+function syncEntry(sync: SyncView): Html {
+  const discarded = discardedOf(sync);
+  return html`<li class="delivery">
+  <div>${syncBadge(sync.status)} <strong>${sync.source === 'PULL' ? 'Pull' : 'Upload'}</strong>
+    ${sync.entityType ? html`of ${sync.entityType}` : ''} · received ${time(sync.receivedAt)}
+    ${sync.finishedAt ? html`· finished ${time(sync.finishedAt)}` : ''}
+    ${sync.attempts > 1 ? html`· ${sync.attempts} attempts` : ''}</div>
+  ${sync.moreInfo ? html`<p class="wrap">${sync.moreInfo}</p>` : sync.status === 'PROCESSING' ? html`<p class="muted">Waiting to be processed.</p>` : ''}
+  ${
+    discarded.length
+      ? html`<details><summary>${discarded.length} discarded object${discarded.length === 1 ? '' : 's'}</summary>
+    <div class="table-wrap"><table><thead><tr><th scope="col">Kind</th><th scope="col">POS id</th><th scope="col">Position</th><th scope="col">Why</th></tr></thead>
+    <tbody>${discarded
+      .slice(0, DISCARDED_SHOWN)
+      .map(
+        (d) => html`<tr><td>${d.kind}</td><td>${d.id ?? '—'}</td><td>${d.index}</td><td>${d.reason}</td></tr>`,
+      )}</tbody></table></div>
+    ${discarded.length > DISCARDED_SHOWN ? html`<p class="muted">and ${discarded.length - DISCARDED_SHOWN} more.</p>` : ''}
+  </details>`
+      : ''
+  }
+</li>`;
+}
+
+export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
+  const { merchants, catalog } = kit.services;
+
+  app.get('/merchants/:merchantId/catalog', async (request, reply) => {
+    const m = await merchants.requireMerchant(merchantIdOf(request));
+    const [record, syncs] = await Promise.all([catalog.getMerchantRecord(m.id), catalog.listSyncs(m.id, SYNCS_SHOWN)]);
+    const csrf = csrfField(kit.ctx(request).csrfToken);
+    const q = queryOf(request);
+    const productsById = new Map(record.products.map((p) => [p.id, p]));
+    const inCategory = new Set(record.categories.flatMap((c) => c.productsId));
+    const loose = record.products.filter((p) => !inCategory.has(p.id));
+    const productTable = (ids: string[]) => {
+      const products = ids.flatMap((id) => productsById.get(id) ?? []);
+      if (!products.length) return html`<p class="muted">No products.</p>`;
+      return html`<div class="table-wrap"><table>
+  <thead><tr><th scope="col">Product</th><th scope="col" class="num">Price</th><th scope="col">Unit</th>
+    <th scope="col">Status</th><th scope="col">Origin</th><th scope="col">Code</th></tr></thead>
+  <tbody>${products.map(
+    (
+      p,
+    ) => html`<tr><td>${p.name}${p.description ? html`<br><span class="muted small">${p.description}</span>` : ''}</td>
+    <td class="num">${money(p.price)}</td><td>${p.unit}</td><td>${statusBadge(p.status)}</td>
+    <td>${origin(p.pdv_external_id)}</td><td><code>${p.externalCode}</code></td></tr>`,
+  )}</tbody></table></div>`;
+    };
+    const body = html`<p><a href="${path`/console/merchants/${m.id}`}">← ${m.name}</a> · last update ${time(record.lastUpdate)}</p>
+<section aria-labelledby="cat-h" class="panel">
+  <h2 id="cat-h">Categories and products</h2>
+  ${record.categories.length === 0 && record.products.length === 0 ? html`<p>The catalog is empty.</p>` : ''}
+  ${[...record.categories]
+    .sort((a, b) => a.index - b.index)
+    .map(
+      (c) =>
+        html`<h3>${c.name} ${statusBadge(c.status)} ${origin(c.pdv_external_id)}</h3>${productTable(c.productsId)}`,
+    )}
+  ${loose.length ? html`<h3>Outside any category</h3>${productTable(loose.map((p) => p.id))}` : ''}
+</section>
+<section aria-labelledby="hand-h" class="panel">
+  <h2 id="hand-h">Add by hand</h2>
+  <p class="muted small">Hand-made entries are not linked to the POS; a POS upload never removes them.</p>
+  <form method="post" action="${path`/console/merchants/${m.id}/catalog/products`}" class="inline-form">${csrf}
+    <div class="field"><label for="p-name">Product name</label><input id="p-name" name="name" required maxlength="300"></div>
+    <div class="field"><label for="p-price">Price (BRL)</label><input id="p-price" name="price" required inputmode="decimal" pattern="[0-9]+([.,][0-9]{1,2})?"></div>
+    <div class="field"><label for="p-unit">Unit</label><select id="p-unit" name="unit"><option>UN</option><option>KG</option></select></div>
+    <div class="field"><label for="p-cat">Category</label><select id="p-cat" name="categoryId"><option value="">None</option>
+      ${record.categories.map((c) => html`<option value="${c.id}">${c.name}</option>`)}</select></div>
+    <button type="submit">Add product</button>
+  </form>
+  <form method="post" action="${path`/console/merchants/${m.id}/catalog/categories`}" class="inline-form">${csrf}
+    <div class="field"><label for="c-name">Category name</label><input id="c-name" name="name" required maxlength="200"></div>
+    <button type="submit">Add category</button>
+  </form>
+</section>
+<section aria-labelledby="sync-h" class="panel">
+  <h2 id="sync-h">Sync history</h2>
+  ${
+    m.get_merchant_base_url
+      ? html`<form method="post" action="${path`/console/merchants/${m.id}/catalog/pull`}" class="inline-form">${csrf}
+    <button type="submit">Pull the catalog from the POS now</button></form>`
+      : html`<p class="muted small">No catalog endpoint registered: the POS uploads its catalog.</p>`
+  }
+  ${syncs.length ? html`<ol class="plain">${syncs.map(syncEntry)}</ol>` : html`<p>No catalog sync yet.</p>`}
+  ${syncs.length === SYNCS_SHOWN ? html`<p class="muted">The newest ${SYNCS_SHOWN}.</p>` : ''}
+</section>`;
+    return kit.send(
+      reply,
+      page(
+        kit.ctx(request),
+        { title: `Catalog of ${m.name}`, active: 'merchants', notice: q.done ? `Done: ${q.done}.` : '' },
+        body,
+      ),
+    );
+  });
+
+  const back = (id: string, done: string) => path`/console/merchants/${id}/catalog` + query({ done });
+
+  app.post('/merchants/:merchantId/catalog/products', async (request, reply) => {
+    const m = await merchants.requireMerchant(merchantIdOf(request));
+    const form = formOf(request);
+    const name = (form.name ?? '').trim();
+    if (!name || name.length > 300) throw badRequest('name must be 1 to 300 characters');
+    const priceText = (form.price ?? '').trim().replace(',', '.');
+    if (!/^\d{1,10}(\.\d{1,2})?$/.test(priceText)) throw badRequest('price must be an amount such as 12.90');
+    const unit = form.unit;
+    if (unit !== 'KG' && unit !== 'UN') throw badRequest('unit must be KG or UN');
+    const categoryId = form.categoryId || undefined;
+    if (categoryId !== undefined && !isUuid(categoryId))
+      throw badRequest('categoryId is not a category of this merchant');
+    await catalog.createHandMadeProduct(m.id, { name, price: Number(priceText), unit, categoryId });
+    return reply.redirect(back(m.id, `product ${name} added`), 303);
+  });
+
+  app.post('/merchants/:merchantId/catalog/categories', async (request, reply) => {
+    const m = await merchants.requireMerchant(merchantIdOf(request));
+    const name = (formOf(request).name ?? '').trim();
+    if (!name || name.length > 200) throw badRequest('name must be 1 to 200 characters');
+    await catalog.createHandMadeCategory(m.id, { name });
+    return reply.redirect(back(m.id, `category ${name} added`), 303);
+  });
+
+  app.post('/merchants/:merchantId/catalog/pull', async (request, reply) => {
+    const m = await merchants.requireMerchant(merchantIdOf(request));
+    const id = await catalog.requestPull(m.id, m.get_merchant_base_url !== null);
+    return reply.redirect(back(m.id, `pull ${id.slice(0, 8)} queued`), 303);
+  });
+};

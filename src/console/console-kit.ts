@@ -1,0 +1,43 @@
+// What every console route file gets: the services, the page context of a request, and how to
+// answer with a page.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../services.js';
+import type { Html } from './html.js';
+import type { PageContext, Section } from './layout.js';
+import type { Session } from './session.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The operator's console session; set by the console's auth hook. */
+    consoleSession?: Session;
+  }
+}
+
+export interface ConsoleKit {
+  services: Services;
+  sections: Section[];
+  ctx(request: FastifyRequest): PageContext;
+  send(reply: FastifyReply, page: Html, status?: number): FastifyReply;
+}
+
+/** A form body as flat strings (formbody gives arrays for repeated names; the last one wins). */
+export function formOf(request: FastifyRequest): Record<string, string> {
+  const body = (request.body ?? {}) as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) {
+    const value = Array.isArray(v) ? v.at(-1) : v;
+    if (typeof value === 'string') out[k] = value;
+  }
+  return out;
+}
+
+/** A query string as flat strings. */
+export function queryOf(request: FastifyRequest): Record<string, string> {
+  const q = (request.query ?? {}) as Record<string, unknown>;
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(q)) {
+    const value = Array.isArray(v) ? v.at(-1) : v;
+    if (typeof value === 'string') out[k] = value;
+  }
+  return out;
+}

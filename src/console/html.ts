@@ -1,0 +1,82 @@
+// Server-rendered HTML with escaping by default: every interpolated value is escaped unless it is
+// itself the output of `html` (or `raw`, for text we produced and know to be markup).
+
+export interface Html {
+  readonly __html: string;
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+const isHtml = (value: unknown): value is Html =>
+  typeof value === 'object' && value !== null && typeof (value as Html).__html === 'string';
+
+function render(value: unknown): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (Array.isArray(value)) return value.map(render).join('');
+  if (isHtml(value)) return value.__html;
+  return escapeHtml(String(value));
+}
+
+/** Tagged template: `html\`<p>${name}</p>\`` escapes `name`; nested `html` fragments pass as they are. */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0];
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
+  return { __html: out };
+}
+
+/** Markup we built ourselves (never user input). */
+export const raw = (markup: string): Html => ({ __html: markup });
+
+/** A console path with every dynamic segment percent-encoded. */
+export function path(strings: TemplateStringsArray, ...segments: Array<string | number>): string {
+  let out = strings[0];
+  for (let i = 0; i < segments.length; i++) out += encodeURIComponent(String(segments[i])) + strings[i + 1];
+  return out;
+}
+
+/** `?a=1&b=2` from the defined values only. */
+export function query(params: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, v);
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
+  year: 'numeric',
+  month: 'short',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: 'UTC',
+  hourCycle: 'h23',
+});
+
+/** A `<time>` element: readable UTC text, exact ISO in `datetime`. */
+export function time(value: Date | string | null | undefined, empty = '—'): Html {
+  if (value === null || value === undefined) return html`<span class="muted">${empty}</span>`;
+  const d = typeof value === 'string' ? new Date(value) : value;
+  if (Number.isNaN(d.getTime())) return html`${String(value)}`;
+  return html`<time datetime="${d.toISOString()}">${DATE_TIME.format(d)} UTC</time>`;
+}
+
+/** Money as the marketplace shows it (BRL). */
+export function money(value: number | string, currency = 'BRL'): string {
+  const n = typeof value === 'string' ? Number(value) : value;
+  return `${currency} ${n.toFixed(2)}`;
+}
+
+/** A status word as a coloured badge; the colour comes from the class, the meaning from the text. */
+export function badge(text: string, tone: 'ok' | 'warn' | 'bad' | 'info' | 'muted' = 'info'): Html {
+  return html`<span class="badge badge-${tone}">${text}</span>`;
+}
+
+/** The first 8 characters of an id, with the whole id in a tooltip. */
+export function shortId(id: string): Html {
+  return html`<code title="${id}">${id.slice(0, 8)}</code>`;
+}

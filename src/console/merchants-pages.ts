@@ -1,0 +1,218 @@
+// Merchants: who is live, how each is integrated (webhook, keys, last seen), and onboarding by
+// hand: create a merchant, create an integration key (secret shown once), switch status.
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { badRequest, notFound } from '../lib/errors.js';
+import { isUuid } from '../lib/ids.js';
+import type { MerchantRow } from '../modules/merchants/merchants-repository.js';
+import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { badge, type Html, html, path, query, shortId, time } from './html.js';
+import { csrfField, page } from './layout.js';
+import { merchantIdOf, statusBadge, syncSummary } from './widgets.js';
+
+type KeyRow = Awaited<ReturnType<ConsoleKit['services']['auth']['listIntegrationKeys']>>[number];
+
+function webhookState(m: MerchantRow): Html {
+  if (!m.orders_webhook_url) return badge('not registered', 'muted');
+  if (m.webhook_disabled_at) return html`${badge('disabled', 'bad')} since ${time(m.webhook_disabled_at)}`;
+  return badge('registered', 'ok');
+}
+
+/** Latest token request of any of the merchant's keys: the closest sign of a POS polling. */
+function lastSeen(keys: KeyRow[]): Date | null {
+  let latest: Date | null = null;
+  for (const k of keys) if (k.last_used_at && (!latest || k.last_used_at > latest)) latest = k.last_used_at;
+  return latest;
+}
+
+export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
+  const { merchants, auth, catalog } = kit.services;
+
+  app.get('/merchants', async (request, reply) => {
+    const rows = await merchants.listMerchants();
+    const keysOf = new Map<string, KeyRow[]>();
+    const syncOf = new Map<string, Record<string, unknown> | null>();
+    for (const m of rows) {
+      keysOf.set(m.id, await auth.listIntegrationKeys(m.id));
+      syncOf.set(m.id, await catalog.lastSync(m.id));
+    }
+    const created = queryOf(request).created;
+    const list = rows.length
+      ? html`<table class="cards">
+  <caption class="visually-hidden">Merchants</caption>
+  <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Webhook</th>
+    <th scope="col">Keys</th><th scope="col">Last seen</th><th scope="col">Last catalog sync</th></tr></thead>
+  <tbody>
+  ${rows.map((m) => {
+    const keys = keysOf.get(m.id) ?? [];
+    return html`<tr>
+    <th scope="row" data-label="Name"><a href="${path`/console/merchants/${m.id}`}">${m.name}</a></th>
+    <td data-label="Status">${statusBadge(m.status)}</td>
+    <td data-label="Webhook">${webhookState(m)}</td>
+    <td data-label="Keys">${keys.length}</td>
+    <td data-label="Last seen">${time(lastSeen(keys), 'never')}</td>
+    <td data-label="Catalog sync">${syncSummary(syncOf.get(m.id) ?? null)}</td>
+  </tr>`;
+  })}
+  </tbody>
+</table>`
+      : html`<p>No merchants yet.</p>`;
+    const body = html`<section aria-labelledby="list-h">
+  <h2 id="list-h" class="visually-hidden">All merchants</h2>
+  ${list}
+</section>
+<section aria-labelledby="create-h" class="panel">
+  <h2 id="create-h">Create a merchant</h2>
+  <form method="post" action="/console/merchants" class="inline-form">
+    ${csrfField(kit.ctx(request).csrfToken)}
+    <div class="field"><label for="m-name">Name</label>
+      <input id="m-name" name="name" required maxlength="200" autocomplete="off"></div>
+    <div class="field"><label for="m-status">Status</label>
+      <select id="m-status" name="status"><option>AVAILABLE</option><option>UNAVAILABLE</option></select></div>
+    <button type="submit">Create merchant</button>
+  </form>
+</section>`;
+    return kit.send(
+      reply,
+      page(
+        kit.ctx(request),
+        { title: 'Merchants', active: 'merchants', notice: created ? 'Merchant created.' : '' },
+        body,
+      ),
+    );
+  });
+
+  app.post('/merchants', async (request, reply) => {
+    const form = formOf(request);
+    const name = (form.name ?? '').trim();
+    if (!name) throw badRequest('name must not be empty');
+    if (name.length > 200) throw badRequest('name must be at most 200 characters');
+    const status = form.status === 'UNAVAILABLE' ? 'UNAVAILABLE' : 'AVAILABLE';
+    const row = await merchants.createMerchant({ name, status });
+    return reply.redirect(path`/console/merchants/${row.id}` + '?created=1', 303);
+  });
+
+  async function merchantPage(request: FastifyRequest, secret?: Html): Promise<Html> {
+    const m = await merchants.requireMerchant(merchantIdOf(request));
+    const keys = await auth.listIntegrationKeys(m.id);
+    const q = queryOf(request);
+    const csrf = csrfField(kit.ctx(request).csrfToken);
+    const keyName = (id: string | null) => keys.find((k) => k.id === id)?.name;
+    const notice = q.created ? 'Merchant created.' : q.updated ? 'Merchant updated.' : q.deleted ? 'Key deleted.' : '';
+    const body = html`${secret ?? ''}
+<section aria-labelledby="summary-h" class="panel">
+  <h2 id="summary-h">Summary</h2>
+  <dl class="facts">
+    <div><dt>Id</dt><dd><code>${m.id}</code></dd></div>
+    <div><dt>Status</dt><dd>${statusBadge(m.status)}</dd></div>
+    <div><dt>Created</dt><dd>${time(m.created_at)}</dd></div>
+    <div><dt>Last seen</dt><dd>${time(lastSeen(keys), 'never')}</dd></div>
+  </dl>
+  <form method="post" action="${path`/console/merchants/${m.id}/status`}" class="inline-form">
+    ${csrf}
+    <div class="field"><label for="m-status">Order receiving</label>
+      <select id="m-status" name="status">
+        <option${m.status === 'AVAILABLE' ? html` selected` : ''}>AVAILABLE</option>
+        <option${m.status === 'UNAVAILABLE' ? html` selected` : ''}>UNAVAILABLE</option>
+      </select></div>
+    <button type="submit">Save status</button>
+  </form>
+  <p><a href="/console/orders?merchantId=${m.id}">Orders of this merchant</a></p>
+</section>
+<section aria-labelledby="onb-h" class="panel">
+  <h2 id="onb-h">Integration</h2>
+  <dl class="facts">
+    <div><dt>Webhook</dt><dd>${webhookState(m)}</dd></div>
+    <div><dt>Webhook URL</dt><dd>${m.orders_webhook_url ? html`<code>${m.orders_webhook_url}/v1/orderUpdate</code>` : '—'}</dd></div>
+    <div><dt>Webhook signed with</dt><dd>${m.webhook_key_id ? (keyName(m.webhook_key_id) ?? html`${shortId(m.webhook_key_id)} (deleted key)`) : '—'}</dd></div>
+    <div><dt>Catalog endpoint</dt><dd>${m.get_merchant_base_url ? html`<code>${m.get_merchant_base_url}</code>` : '—'}</dd></div>
+    <div><dt>Onboarded</dt><dd>${time(m.onboarded_at, 'not yet')}</dd></div>
+  </dl>
+</section>
+<section aria-labelledby="keys-h" class="panel">
+  <h2 id="keys-h">Integration keys</h2>
+  ${
+    keys.length
+      ? html`<div class="table-wrap"><table>
+    <thead><tr><th scope="col">Name</th><th scope="col">Key id (client id is the merchant id)</th>
+      <th scope="col">Created</th><th scope="col">Last token</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+    <tbody>${keys.map(
+      (k) => html`<tr><td>${k.name}</td><td>${shortId(k.id)}</td><td>${time(k.created_at)}</td>
+      <td>${time(k.last_used_at, 'never')}</td>
+      <td><form method="post" action="${path`/console/merchants/${m.id}/keys/${k.id}/delete`}" data-confirm="Delete key ${k.name}? Its tokens stop working at once.">
+        ${csrf}<button type="submit" class="danger small">Delete<span class="visually-hidden"> key ${k.name}</span></button></form></td></tr>`,
+    )}</tbody></table></div>`
+      : html`<p>No integration keys.</p>`
+  }
+  <form method="post" action="${path`/console/merchants/${m.id}/keys`}" class="inline-form">
+    ${csrf}
+    <div class="field"><label for="k-name">Key name (optional)</label>
+      <input id="k-name" name="name" maxlength="200" autocomplete="off"></div>
+    <button type="submit">Create integration key</button>
+  </form>
+</section>
+${await extraMerchantSections(kit, request, m)}`;
+    return page(kit.ctx(request), { title: m.name, active: 'merchants', notice }, body);
+  }
+
+  app.get('/merchants/:merchantId', async (request, reply) => kit.send(reply, await merchantPage(request)));
+
+  app.post('/merchants/:merchantId/status', async (request, reply) => {
+    const id = merchantIdOf(request);
+    const status = formOf(request).status;
+    if (status !== 'AVAILABLE' && status !== 'UNAVAILABLE') throw badRequest('status must be AVAILABLE or UNAVAILABLE');
+    await merchants.updateMerchant(id, { status });
+    return reply.redirect(path`/console/merchants/${id}` + '?updated=1', 303);
+  });
+
+  app.post('/merchants/:merchantId/keys', async (request, reply) => {
+    const m = await merchants.requireMerchant(merchantIdOf(request));
+    const name = (formOf(request).name ?? '').trim();
+    if (name.length > 200) throw badRequest('name must be at most 200 characters');
+    const key = await auth.createIntegrationKey(m.id, name || undefined);
+    // Shown once, in this answer only (never stored in clear, never in a URL).
+    const secret = html`<section aria-labelledby="secret-h" class="panel secret">
+  <h2 id="secret-h">New integration key: copy the secret now</h2>
+  <p>The client secret is shown only this once. Give both values to the POS developer.</p>
+  <dl class="facts">
+    <div><dt>client_id</dt><dd><code id="client-id">${key.clientId}</code></dd></div>
+    <div><dt>client_secret</dt><dd><code id="client-secret" class="wrap">${key.clientSecret}</code>
+      <button type="button" class="small" data-copy="client-secret">Copy</button></dd></div>
+    <div><dt>Key</dt><dd>${key.name} (${shortId(key.keyId)})</dd></div>
+  </dl>
+</section>`;
+    reply.header('cache-control', 'no-store');
+    return kit.send(reply, await merchantPage(request, secret), 201);
+  });
+
+  app.post('/merchants/:merchantId/keys/:keyId/delete', async (request, reply) => {
+    const id = merchantIdOf(request);
+    const keyId = (request.params as { keyId: string }).keyId;
+    await merchants.requireMerchant(id);
+    if (!isUuid(keyId) || !(await auth.deleteIntegrationKey(id, keyId))) throw notFound('Integration key not found');
+    return reply.redirect(path`/console/merchants/${id}` + '?deleted=1', 303);
+  });
+};
+
+/** Sections other modules contribute to the merchant page (catalog, webhooks) when they exist. */
+async function extraMerchantSections(kit: ConsoleKit, _request: FastifyRequest, m: MerchantRow): Promise<Html> {
+  const [record, last] = await Promise.all([
+    kit.services.catalog.getMerchantRecord(m.id),
+    kit.services.catalog.lastSync(m.id),
+  ]);
+  const failing = (await kit.services.webhooks.listMerchantDeliveries(m.id, { status: 'FAILED', limit: 1000 })).length;
+  const webhooks = html`<section aria-labelledby="webhooks-h" class="panel">
+  <h2 id="webhooks-h">Webhook deliveries</h2>
+  <p>${failing ? badge(`${failing}${failing === 1000 ? '+' : ''} failed`, 'bad') : badge('none failed', 'ok')}
+    <a href="/console/webhooks${query({ merchantId: m.id })}">Deliveries of this merchant</a></p>
+</section>`;
+  return html`${webhooks}<section aria-labelledby="catalog-h" class="panel">
+  <h2 id="catalog-h">Catalog</h2>
+  <dl class="facts">
+    <div><dt>Categories</dt><dd>${record.categories.length}</dd></div>
+    <div><dt>Products</dt><dd>${record.products.length} (${record.products.filter((p) => p.status === 'AVAILABLE').length} available)</dd></div>
+    <div><dt>Last sync</dt><dd>${syncSummary(last)}</dd></div>
+  </dl>
+  ${last?.moreInfo ? html`<p class="wrap">${String(last.moreInfo)}</p>` : ''}
+  <p><a href="${path`/console/merchants/${m.id}/catalog`}">Catalog and sync history</a></p>
+</section>`;
+}

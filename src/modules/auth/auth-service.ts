@@ -1,0 +1,242 @@
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/db.js';
+import type { Clock } from '../../lib/clock.js';
+import { decryptSecret, deriveKey, encryptSecret, hmacSha256Hex, randomToken, safeEqual } from '../../lib/crypto.js';
+import { AppError, unauthorized } from '../../lib/errors.js';
+import { isUuid, newId } from '../../lib/ids.js';
+import * as repo from './auth-repository.js';
+import { createTokenCache, type Principal } from './token-cache.js';
+
+export const TOKEN_LIFETIME_SEC = 43_200; // spec 2.1, 8: fixed
+const ISSUER = 'cleaver';
+const AUDIENCE = 'cleaver:merchant-api';
+const REVOCATION_POLL_MS = 250; // D15: revocation reaches every instance within 1 s
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+}
+
+export const invalidClientCredentials = () =>
+  new AppError(401, 'The client credentials were incorrect.', {
+    // D13: one body carrying both shapes of spec 7.
+    body: { error: 'invalid_credentials', message: 'The client credentials were incorrect.' },
+    headers: { 'www-authenticate': 'Basic realm="cleaver"' },
+  });
+
+/**
+ * D14: a client secret carries its key id (`cs_<key id hex>_<random>`), so finding the key is
+ * one indexed read; the secret itself is compared as a keyed hash in constant time.
+ */
+function makeSecret(keyId: string): string {
+  return `cs_${keyId.replace(/-/g, '')}_${randomToken(32)}`;
+}
+
+function keyIdFromSecret(secret: string): string | undefined {
+  const match = /^cs_([0-9a-f]{32})_[A-Za-z0-9_-]{43}$/.exec(secret);
+  if (!match) return undefined;
+  const h = match[1];
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKey'>; clock: Clock }) {
+  const { db, clock } = deps;
+  const jwtKey = deriveKey(deps.config.secretKey, 'jwt-hs256');
+  const sealKey = deriveKey(deps.config.secretKey, 'secret-encryption');
+  const hashKey = deriveKey(deps.config.secretKey, 'secret-hash');
+  const cache = createTokenCache();
+  const hashSecret = (secret: string) => hmacSha256Hex(hashKey, secret);
+
+  let lastSeq = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let syncing: Promise<void> | undefined;
+
+  async function syncRevocations(): Promise<void> {
+    const rows = await repo.readRevocationsAfter(db, lastSeq, clock.now());
+    for (const row of rows) {
+      cache.revoke({ jti: row.jti, keyId: row.key_id });
+      lastSeq = Math.max(lastSeq, row.seq);
+    }
+  }
+
+  async function issueToken(merchantId: string, keyId: string): Promise<TokenResponse> {
+    const iat = Math.floor(clock.now().getTime() / 1000);
+    const jti = newId();
+    const token = await new SignJWT({ kid: keyId })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: keyId })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setSubject(merchantId)
+      .setJti(jti)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + TOKEN_LIFETIME_SEC)
+      .sign(jwtKey);
+    return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SEC };
+  }
+
+  /** Signature, algorithm, issuer, audience and expiry; no database. Throws 401. */
+  async function verifySignature(token: string): Promise<Principal> {
+    try {
+      const { payload } = await jwtVerify(token, jwtKey, {
+        algorithms: ['HS256'], // pinned: no `none`, no algorithm confusion (D14)
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        currentDate: clock.now(),
+      });
+      const keyId = payload.kid;
+      if (!isUuid(payload.sub) || !isUuid(keyId) || !isUuid(payload.jti) || typeof payload.exp !== 'number') {
+        throw unauthorized('Invalid access token');
+      }
+      return { merchantId: payload.sub, keyId, jti: payload.jti, expiresAt: payload.exp * 1000 };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw unauthorized('Access token expired');
+      throw unauthorized('Invalid access token');
+    }
+  }
+
+  /** client_id = merchant id, client_secret identifies the key (spec 4.1, D14). */
+  async function authenticateClient(
+    clientId: string,
+    clientSecret: string,
+  ): Promise<{ merchantId: string; keyId: string }> {
+    const keyId = keyIdFromSecret(clientSecret);
+    const key = keyId ? await repo.findActiveKey(db, keyId) : undefined;
+    // Hash even when no key was found so that timing does not tell which part was wrong.
+    const candidate = hashSecret(clientSecret);
+    const ok = key !== undefined && safeEqual(candidate, key.secret_hash) && key.merchant_id === clientId;
+    if (!ok || !key) throw invalidClientCredentials();
+    return { merchantId: key.merchant_id, keyId: key.id };
+  }
+
+  async function revokePrincipal(principal: Principal): Promise<void> {
+    await repo.insertRevocation(db, { jti: principal.jti, expiresAt: new Date(principal.expiresAt) });
+    cache.revoke({ jti: principal.jti });
+  }
+
+  return {
+    hashSecret,
+    authenticateClient,
+    revokePrincipal,
+    sealSecret: (plain: string) => encryptSecret(sealKey, plain),
+    openSecret: (sealed: string) => decryptSecret(sealKey, sealed),
+
+    /** POST /admin/v1/merchants/{id}/integrationKeys. The secret is returned only here. */
+    async createIntegrationKey(merchantId: string, name: string | undefined) {
+      const keyId = newId();
+      const clientSecret = makeSecret(keyId);
+      const createdAt = clock.now();
+      const keyName = name?.trim() || `key-${keyId.slice(0, 8)}`;
+      await repo.insertIntegrationKey(db, {
+        id: keyId,
+        merchantId,
+        name: keyName,
+        secretHash: hashSecret(clientSecret),
+        secretEnc: encryptSecret(sealKey, clientSecret),
+        createdAt,
+      });
+      return { keyId, clientId: merchantId, clientSecret, name: keyName, createdAt: createdAt.toISOString() };
+    },
+
+    /** Deleting a key stops its tokens on every instance (D15). */
+    async deleteIntegrationKey(merchantId: string, keyId: string): Promise<boolean> {
+      const now = clock.now();
+      const deleted = await db.transaction(async (tx) => {
+        const ok = await repo.markKeyDeleted(tx, merchantId, keyId, now);
+        if (ok) {
+          await repo.insertRevocation(tx, { keyId, expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_SEC * 1000) });
+        }
+        return ok;
+      });
+      if (deleted) cache.revoke({ keyId });
+      return deleted;
+    },
+
+    listIntegrationKeys: (merchantId: string) => repo.listActiveKeys(db, merchantId),
+
+    /** The clear client secret of a key, for signing webhooks (D10). */
+    async signingSecret(keyId: string): Promise<string | undefined> {
+      const key = await repo.findActiveKey(db, keyId);
+      return key ? decryptSecret(sealKey, key.secret_enc) : undefined;
+    },
+
+    async issueTokenForClient(clientId: string, clientSecret: string): Promise<TokenResponse> {
+      const { merchantId, keyId } = await authenticateClient(clientId, clientSecret);
+      const token = await issueToken(merchantId, keyId);
+      await repo.touchKey(db, keyId, clock.now());
+      return token;
+    },
+
+    /** The principal of a token verified before and still valid, without any await (hot path). */
+    cachedPrincipal(token: string): Principal | undefined {
+      return cache.get(token, clock.now().getTime());
+    },
+
+    /** Bearer check for every /v1 merchant route. Throws 401 with a title saying why. */
+    async verifyAccessToken(token: string): Promise<Principal> {
+      const cached = cache.get(token, clock.now().getTime());
+      if (cached) return cached;
+      const principal = await verifySignature(token);
+      const revoked = cache.revocationOf(principal);
+      if (revoked === 'key') throw unauthorized('Integration key no longer exists');
+      if (revoked === 'token') throw unauthorized('Access token revoked');
+      const state = await repo.checkTokenState(db, principal.keyId, principal.merchantId, principal.jti);
+      if (!state.keyActive) throw unauthorized('Integration key no longer exists');
+      if (state.revoked) {
+        cache.revoke({ jti: principal.jti });
+        throw unauthorized('Access token revoked');
+      }
+      cache.set(token, principal);
+      return principal;
+    },
+
+    /** RFC 7009: revoke a token issued to this client; unknown or foreign tokens are ignored. */
+    async revokeTokenOfClient(token: string, client: { merchantId: string; keyId: string }): Promise<void> {
+      let principal: Principal;
+      try {
+        principal = await verifySignature(token);
+      } catch {
+        return;
+      }
+      if (principal.keyId !== client.keyId || principal.merchantId !== client.merchantId) return;
+      await revokePrincipal(principal);
+    },
+
+    /** POST /oauth/refresh: a new token for the same key; the presented one is revoked (D15). */
+    async refresh(principal: Principal): Promise<TokenResponse> {
+      const token = await issueToken(principal.merchantId, principal.keyId);
+      await revokePrincipal(principal);
+      return token;
+    },
+
+    /** Starts tailing revocations; returns once the current ones are loaded. */
+    async start(): Promise<void> {
+      await syncRevocations();
+      const tick = () => {
+        syncing = syncRevocations()
+          .catch(() => {
+            // Database unreachable: keep serving cached tokens and try again next tick.
+          })
+          .finally(() => {
+            syncing = undefined;
+            if (timer) timer = setTimeout(tick, REVOCATION_POLL_MS).unref();
+          });
+      };
+      timer = setTimeout(tick, REVOCATION_POLL_MS).unref();
+    },
+
+    async stop(): Promise<void> {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await syncing;
+    },
+
+    /** Housekeeping: rows past every token's expiry are useless. */
+    pruneRevocations: () => repo.deleteExpiredRevocations(db, clock.now()),
+    syncRevocations,
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,175 @@
+import type { Queryable } from '../../db/db.js';
+
+export interface CategoryRow {
+  id: string;
+  merchant_id: string;
+  pdv_external_id: string | null;
+  name: string;
+  index: number;
+  status: 'AVAILABLE' | 'UNAVAILABLE';
+  external_code: string;
+}
+
+export interface ProductRow {
+  id: string;
+  merchant_id: string;
+  pdv_external_id: string | null;
+  name: string;
+  description: string;
+  /** numeric as text: exact (D9) */
+  price: string;
+  unit: 'KG' | 'UN';
+  status: 'AVAILABLE' | 'UNAVAILABLE';
+  stock: string;
+  external_code: string;
+  ean: string;
+  sku: string;
+}
+
+const PRODUCT_COLUMNS = `id, merchant_id, pdv_external_id, name, description, price::text AS price, unit, status,
+  stock::text AS stock, external_code, ean, sku`;
+
+/** A hand-made category goes after the merchant's existing ones (spec 2.4: index from 0). */
+export async function insertHandMadeCategory(
+  db: Queryable,
+  c: { id: string; merchantId: string; name: string; status: string; externalCode: string; at: Date },
+): Promise<CategoryRow> {
+  const { rows } = await db.query<CategoryRow>(
+    `INSERT INTO categories (id, merchant_id, pdv_external_id, name, "index", status, external_code, created_at, updated_at)
+     SELECT $1, $2, NULL, $3, COALESCE(max("index") + 1, 0), $4, $5, $6, $6 FROM categories WHERE merchant_id = $2
+     RETURNING id, merchant_id, pdv_external_id, name, "index", status, external_code`,
+    [c.id, c.merchantId, c.name, c.status, c.externalCode, c.at],
+  );
+  return rows[0];
+}
+
+export async function findCategory(db: Queryable, merchantId: string, id: string): Promise<CategoryRow | undefined> {
+  const { rows } = await db.query<CategoryRow>(
+    `SELECT id, merchant_id, pdv_external_id, name, "index", status, external_code
+       FROM categories WHERE merchant_id = $1 AND id = $2`,
+    [merchantId, id],
+  );
+  return rows[0];
+}
+
+export async function insertHandMadeProduct(
+  db: Queryable,
+  p: {
+    id: string;
+    merchantId: string;
+    name: string;
+    description: string;
+    price: string;
+    unit: string;
+    status: string;
+    externalCode: string;
+    categoryId?: string;
+    at: Date;
+  },
+): Promise<ProductRow> {
+  const { rows } = await db.query<ProductRow>(
+    `INSERT INTO products (id, merchant_id, pdv_external_id, name, description, price, unit, status, external_code,
+                           created_at, updated_at)
+     VALUES ($1, $2, NULL, $3, $4, $5::numeric, $6, $7, $8, $9, $9)
+     RETURNING ${PRODUCT_COLUMNS}`,
+    [p.id, p.merchantId, p.name, p.description, p.price, p.unit, p.status, p.externalCode, p.at],
+  );
+  if (p.categoryId) {
+    await db.query(
+      `INSERT INTO category_products (category_id, product_id, position)
+       SELECT $1, $2, COALESCE(max(position) + 1, 0) FROM category_products WHERE category_id = $1`,
+      [p.categoryId, p.id],
+    );
+  }
+  return rows[0];
+}
+
+/** Products of one merchant named by internal id or POS code (order intake). */
+export async function findProductsByRefs(
+  db: Queryable,
+  merchantId: string,
+  refs: { ids: string[]; pdvIds: string[] },
+): Promise<ProductRow[]> {
+  const { rows } = await db.query<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products
+      WHERE merchant_id = $1 AND (id = ANY($2::uuid[]) OR pdv_external_id = ANY($3::text[]))`,
+    [merchantId, refs.ids, refs.pdvIds],
+  );
+  return rows;
+}
+
+// ---- The merchant record (spec 2.3–2.5) ----
+
+export interface RecordHeadRow {
+  id: string;
+  status: 'AVAILABLE' | 'UNAVAILABLE';
+  merchant_updated_at: Date;
+  catalog_version: number;
+  catalog_updated_at: Date | null;
+}
+
+/** One primary-key read: what a cached record is validated against (D24). */
+export async function findRecordHead(db: Queryable, merchantId: string): Promise<RecordHeadRow | undefined> {
+  const { rows } = await db.query<RecordHeadRow>(
+    `SELECT m.id, m.status, m.updated_at AS merchant_updated_at, COALESCE(s.version, 0) AS catalog_version,
+            s.updated_at AS catalog_updated_at
+       FROM merchants m LEFT JOIN catalog_states s ON s.merchant_id = m.id
+      WHERE m.id = $1`,
+    [merchantId],
+  );
+  return rows[0];
+}
+
+export interface RecordCategoryRow extends CategoryRow {
+  product_ids: string[];
+}
+
+export async function listRecordCategories(db: Queryable, merchantId: string): Promise<RecordCategoryRow[]> {
+  const { rows } = await db.query<RecordCategoryRow>(
+    `SELECT c.id, c.merchant_id, c.pdv_external_id, c.name, c."index", c.status, c.external_code,
+            COALESCE((SELECT array_agg(cp.product_id::text ORDER BY cp.position, cp.product_id)
+                        FROM category_products cp WHERE cp.category_id = c.id), '{}') AS product_ids
+       FROM categories c
+      WHERE c.merchant_id = $1
+      ORDER BY c."index", c.name, c.id`,
+    [merchantId],
+  );
+  return rows;
+}
+
+export async function listRecordProducts(db: Queryable, merchantId: string): Promise<ProductRow[]> {
+  const { rows } = await db.query<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products WHERE merchant_id = $1 ORDER BY name, id`,
+    [merchantId],
+  );
+  return rows;
+}
+
+export async function listRecordMedia(
+  db: Queryable,
+  merchantId: string,
+): Promise<Array<{ product_id: string; url: string }>> {
+  const { rows } = await db.query<{ product_id: string; url: string }>(
+    `SELECT m.product_id, m.url FROM product_media m JOIN products p ON p.id = m.product_id
+      WHERE p.merchant_id = $1 ORDER BY m.product_id, m.position`,
+    [merchantId],
+  );
+  return rows;
+}
+
+export interface CutRow {
+  product_id: string;
+  id: string;
+  name: string;
+  spice_id: string | null;
+  spice_name: string | null;
+}
+
+export async function listRecordCuts(db: Queryable, merchantId: string): Promise<CutRow[]> {
+  const { rows } = await db.query<CutRow>(
+    `SELECT k.product_id, k.id, k.name, k.spice_id, k.spice_name FROM product_cuts k JOIN products p ON p.id = k.product_id
+      WHERE p.merchant_id = $1 ORDER BY k.product_id, k.position, k.id`,
+    [merchantId],
+  );
+  return rows;
+}

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { badRequest } from '../../lib/errors.js';
+import { errorResponses, NoContent } from '../../lib/schemas.js';
+import { MerchantRecordSchema, MerchantStatusQuery, MerchantUpdateBody, SyncStatus } from './catalog-schemas.js';
+import { type CatalogService, checkMerchantStatus } from './catalog-service.js';
+
+export interface CatalogRoutesOptions {
+  catalog: CatalogService;
+  /** Largest upload accepted (413 beyond): a whole catalog is larger than other bodies. */
+  uploadBodyLimit: number;
+}
+
+export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = async (
+  app,
+  { catalog, uploadBodyLimit },
+) => {
+  app.put(
+    '/v1/merchantUpdate',
+    {
+      bodyLimit: uploadBodyLimit,
+      schema: {
+        tags: ['catalog'],
+        summary: 'Upload the catalog; 204 = stored and queued (spec 4.3, D16)',
+        body: MerchantUpdateBody,
+        response: { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const problem = checkMerchantStatus(body.entityType, body.merchantStatus);
+      if (problem) throw badRequest(problem);
+      await catalog.acceptUpload(request.principal.merchantId, body);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/v1/merchantStatus',
+    {
+      config: { rateLimit: 'read' },
+      schema: {
+        tags: ['catalog'],
+        summary: 'Status of the latest catalog upload (spec 2.7, 4.4)',
+        querystring: MerchantStatusQuery,
+        response: { 200: SyncStatus, ...errorResponses(400, 401, 404, 429, 503) },
+      },
+    },
+    async (request) => catalog.getSyncStatus(request.principal.merchantId, request.query.merchantId),
+  );
+
+  app.get(
+    '/v1/merchant',
+    {
+      config: { rateLimit: 'read' },
+      schema: {
+        tags: ['catalog'],
+        summary: 'The merchant record with its categories and products (spec 2.3–2.5)',
+        response: { 200: MerchantRecordSchema, ...errorResponses(401, 404, 429, 503) },
+      },
+    },
+    async (request) => catalog.getMerchantRecord(request.principal.merchantId),
+  );
+};

@@ -1,0 +1,84 @@
+import { Type } from 'typebox';
+import { DateTime, Status, Uuid } from '../../lib/schemas.js';
+
+/**
+ * PUT /v1/merchantUpdate envelope (spec 4.3). Only the envelope is checked here: the inner
+ * objects are read by processing, which discards and reports malformed ones instead of refusing
+ * the whole upload. merchantStatus is checked in the handler: required for MERCHANT, accepted and
+ * ignored (whatever it holds) for ITEM and ITEM_OFFER.
+ */
+export const MerchantUpdateBody = Type.Object({
+  entityType: Type.Enum(['MERCHANT', 'ITEM', 'ITEM_OFFER']),
+  merchantStatus: Type.Optional(Type.Unknown()),
+  onlyAddProducts: Type.Optional(Type.Boolean()),
+  updatedObjects: Type.Array(Type.Unknown(), { maxItems: 200_000 }),
+});
+
+export const MerchantStatusQuery = Type.Object({ merchantId: Uuid() });
+
+/** Spec 2.7. */
+export const SyncStatus = Type.Object({
+  status: Type.Enum(['PROCESSING', 'SUCCESS', 'FAIL']),
+  lastRead: DateTime(),
+  moreInfo: Type.Union([Type.String(), Type.Null()]),
+});
+
+/** Spec 2.4. */
+export const RecordCategory = Type.Object({
+  id: Uuid(),
+  pdv_external_id: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  index: Type.Integer(),
+  status: Status,
+  externalCode: Type.String(),
+  productsId: Type.Array(Uuid()),
+});
+
+/** Spec 2.5. */
+export const RecordProduct = Type.Object({
+  id: Uuid(),
+  pdv_external_id: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  description: Type.String(),
+  price: Type.Number(),
+  unit: Type.Enum(['KG', 'UN']),
+  status: Status,
+  stock: Type.Number(),
+  externalCode: Type.String(),
+  ean: Type.String(),
+  sku: Type.String(),
+  media: Type.Array(Type.String()),
+  cuts: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.String(),
+        name: Type.String(),
+        spice: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
+      }),
+    ),
+  ),
+});
+
+/** Spec 2.3. */
+export const MerchantRecordSchema = Type.Object({
+  lastUpdate: DateTime(),
+  TTL: Type.Integer(),
+  id: Uuid(),
+  status: Status,
+  categories: Type.Array(RecordCategory),
+  products: Type.Array(RecordProduct),
+});
+
+/** OPERATOR-API.md catalogSyncs: status, moreInfo, structured details, times. */
+export const SyncView = Type.Object({
+  id: Uuid(),
+  source: Type.Enum(['UPLOAD', 'PULL']),
+  entityType: Type.Union([Type.Enum(['MERCHANT', 'ITEM', 'ITEM_OFFER']), Type.Null()]),
+  status: Type.Enum(['PROCESSING', 'SUCCESS', 'FAIL']),
+  moreInfo: Type.Union([Type.String(), Type.Null()]),
+  details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  attempts: Type.Integer(),
+  receivedAt: DateTime(),
+  startedAt: Type.Union([DateTime(), Type.Null()]),
+  finishedAt: Type.Union([DateTime(), Type.Null()]),
+});

@@ -1,0 +1,50 @@
+// The contract between event recording (events module) and the modules that fan an event out
+// beyond polling (webhooks). Listeners run inside the transaction that records the event, so
+// their rows commit or roll back with it (transactional outbox, ARCHITECTURE.md "Data flow").
+import type { Queryable } from '../../db/db.js';
+
+export const ORDER_EVENT_TYPES = [
+  'CREATED',
+  'CONFIRMED',
+  'READY_FOR_PICKUP',
+  'DISPATCHED',
+  'PICKUP_AREA_ASSIGNED',
+  'DELIVERED',
+  'CONCLUDED',
+  'CANCELLATION_REQUESTED',
+  'CANCELLATION_REQUEST_DENIED',
+  'CANCELLED',
+  'ORDER_CANCELLATION_REQUEST',
+  'CANCELLED_DENIED',
+] as const;
+
+export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+
+/** D2: one event as `GET /v1/events:polling` returns it and as the webhook body carries it (D10). */
+export interface EventRecord {
+  eventId: string;
+  eventType: OrderEventType;
+  orderId: string;
+  orderURL: string;
+  createdAt: string;
+  sourceAppId: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface RecordedEvent {
+  /** Unique per occurrence (a re-opened event, D1, is a new occurrence): the webhook-id. */
+  occurrenceId: string;
+  merchantId: string;
+  orderId: string;
+  eventType: OrderEventType;
+  createdAt: Date;
+  /** The exact body to deliver. */
+  record: EventRecord;
+  /**
+   * False for a notification that goes out by webhook only: the CANCELLATION_REQUEST_DENIED
+   * sent after CANCELLED_DENIED on a POS denial (D8).
+   */
+  polled: boolean;
+}
+
+export type EventListener = (tx: Queryable, event: RecordedEvent) => Promise<void>;

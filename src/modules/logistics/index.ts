@@ -1,0 +1,6 @@
+// What other modules and app.ts may use of logistics (ARCHITECTURE.md: never its tables directly).
+
+export { createLogisticsAppsService, type LogisticsAppsService } from './logistics-apps-service.js';
+export { type LogisticsCaller, readLogisticsHeaders, useLogisticsAuth } from './logistics-auth.js';
+export { logisticsRoutes } from './logistics-routes.js';
+export { createLogisticsService, type LogisticsService } from './logistics-service.js';

@@ -1,0 +1,61 @@
+import type { Queryable } from '../../db/db.js';
+
+export interface LogisticsAppRow {
+  id: string;
+  name: string;
+  secret_enc: string;
+  active: boolean;
+  created_at: Date;
+  merchant_ids: string[];
+}
+
+export async function insertLogisticsApp(
+  db: Queryable,
+  app: { id: string; name: string; secretEnc: string; merchantIds: string[]; createdAt: Date },
+): Promise<void> {
+  await db.query('INSERT INTO logistics_apps (id, name, secret_enc, created_at) VALUES ($1, $2, $3, $4)', [
+    app.id,
+    app.name,
+    app.secretEnc,
+    app.createdAt,
+  ]);
+  await db.query(
+    `INSERT INTO logistics_app_merchants (app_id, merchant_id)
+     SELECT $1, m FROM unnest($2::uuid[]) AS m ON CONFLICT DO NOTHING`,
+    [app.id, app.merchantIds],
+  );
+}
+
+export async function findLogisticsApp(db: Queryable, id: string): Promise<LogisticsAppRow | undefined> {
+  const { rows } = await db.query<LogisticsAppRow>(
+    `SELECT a.id, a.name, a.secret_enc, a.active, a.created_at,
+            COALESCE(array_agg(l.merchant_id::text ORDER BY l.merchant_id) FILTER (WHERE l.merchant_id IS NOT NULL), '{}') AS merchant_ids
+       FROM logistics_apps a LEFT JOIN logistics_app_merchants l ON l.app_id = a.id
+      WHERE a.id = $1 GROUP BY a.id`,
+    [id],
+  );
+  return rows[0];
+}
+
+export async function listLogisticsApps(db: Queryable): Promise<LogisticsAppRow[]> {
+  const { rows } = await db.query<LogisticsAppRow>(
+    `SELECT a.id, a.name, a.secret_enc, a.active, a.created_at,
+            COALESCE(array_agg(l.merchant_id::text ORDER BY l.merchant_id) FILTER (WHERE l.merchant_id IS NOT NULL), '{}') AS merchant_ids
+       FROM logistics_apps a LEFT JOIN logistics_app_merchants l ON l.app_id = a.id
+      GROUP BY a.id ORDER BY a.created_at, a.id`,
+  );
+  return rows;
+}
+
+export async function deactivateLogisticsApp(db: Queryable, id: string, at: Date): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'UPDATE logistics_apps SET active = false, deactivated_at = $2 WHERE id = $1 AND active',
+    [id, at],
+  );
+  return rowCount > 0;
+}
+
+export async function existingMerchantIds(db: Queryable, ids: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM merchants WHERE id = ANY($1::uuid[])', [ids]);
+  return rows.map((r) => r.id);
+}

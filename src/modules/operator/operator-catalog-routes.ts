@@ -1,0 +1,130 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { toNumber } from '../../lib/money.js';
+import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
+import { SyncView } from '../catalog/catalog-schemas.js';
+import type { CatalogService } from '../catalog/index.js';
+import type { MerchantsService } from '../merchants/merchants-service.js';
+import { MerchantIdParams } from './operator-schemas.js';
+
+const HandMadeCategory = Type.Object({
+  id: Uuid(),
+  pdv_external_id: Type.Null(),
+  name: Type.String(),
+  index: Type.Integer(),
+  status: Status,
+  externalCode: Type.String(),
+});
+
+const HandMadeProduct = Type.Object({
+  id: Uuid(),
+  pdv_external_id: Type.Null(),
+  name: Type.String(),
+  description: Type.String(),
+  price: Type.Number(),
+  unit: Type.Enum(['KG', 'UN']),
+  status: Status,
+  externalCode: Type.String(),
+});
+
+export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
+  merchants: MerchantsService;
+  catalog: CatalogService;
+}> = async (app, { merchants, catalog }) => {
+  app.post(
+    '/merchants/:merchantId/categories',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Create a category by hand (not linked to the POS)',
+        params: MerchantIdParams,
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), status: Type.Optional(Status) }),
+        response: { 201: HandMadeCategory, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await merchants.requireMerchant(request.params.merchantId);
+      const c = await catalog.createHandMadeCategory(request.params.merchantId, request.body);
+      return reply.code(201).send({
+        id: c.id,
+        pdv_external_id: null,
+        name: c.name,
+        index: c.index,
+        status: c.status,
+        externalCode: c.external_code,
+      });
+    },
+  );
+
+  app.post(
+    '/merchants/:merchantId/products',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Create a product by hand (not linked to the POS)',
+        params: MerchantIdParams,
+        body: Type.Object({
+          name: Type.String({ minLength: 1, maxLength: 300 }),
+          price: Type.Number({ minimum: 0 }),
+          unit: Type.Enum(['KG', 'UN']),
+          description: Type.Optional(Type.String({ maxLength: 5000 })),
+          status: Type.Optional(Status),
+          categoryId: Type.Optional(Uuid()),
+        }),
+        response: { 201: HandMadeProduct, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await merchants.requireMerchant(request.params.merchantId);
+      const p = await catalog.createHandMadeProduct(request.params.merchantId, request.body);
+      return reply.code(201).send({
+        id: p.id,
+        pdv_external_id: null,
+        name: p.name,
+        description: p.description,
+        price: toNumber(p.price),
+        unit: p.unit,
+        status: p.status,
+        externalCode: p.external_code,
+      });
+    },
+  );
+
+  app.get(
+    '/merchants/:merchantId/catalogSyncs',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Catalog sync history, newest first: status, moreInfo, structured details, times',
+        params: MerchantIdParams,
+        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) }),
+        response: { 200: Type.Array(SyncView), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await merchants.requireMerchant(request.params.merchantId);
+      return catalog.listSyncs(request.params.merchantId, request.query.limit ?? 50);
+    },
+  );
+
+  app.post(
+    '/merchants/:merchantId/catalogPull',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: "Fetch the catalog from the merchant's POS (D20); processed like an upload",
+        params: MerchantIdParams,
+        response: {
+          202: Type.Object({ syncId: Uuid(), status: Type.Literal('PROCESSING') }),
+          ...errorResponses(400, 401, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const m = await merchants.requireMerchant(request.params.merchantId);
+      const registered = m.get_merchant_base_url !== null && m.get_merchant_api_key_enc !== null;
+      const syncId = await catalog.requestPull(m.id, registered);
+      return reply.code(202).send({ syncId, status: 'PROCESSING' as const });
+    },
+  );
+};

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
+import type { LogisticsAppsService } from '../logistics/logistics-apps-service.js';
+import { CreateLogisticsAppBody, LogisticsAppCreated, LogisticsAppSummary } from './operator-schemas.js';
+
+export const operatorLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps: LogisticsAppsService }> = async (
+  app,
+  { logisticsApps },
+) => {
+  app.post(
+    '/logisticsApps',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Register a logistics partner app; its client secret is shown only in this answer',
+        body: CreateLogisticsAppBody,
+        response: { 201: LogisticsAppCreated, ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const created = await logisticsApps.createApp(request.body);
+      return reply.code(201).header('cache-control', 'no-store').send(created);
+    },
+  );
+
+  app.get(
+    '/logisticsApps',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'List logistics partner apps',
+        response: { 200: Type.Array(LogisticsAppSummary), ...errorResponses(401) },
+      },
+    },
+    async () =>
+      (await logisticsApps.listApps()).map((a) => ({
+        appId: a.id,
+        name: a.name,
+        active: a.active,
+        merchantIds: a.merchant_ids,
+        createdAt: a.created_at.toISOString(),
+      })),
+  );
+
+  app.delete(
+    '/logisticsApps/:appId',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Deactivate a logistics partner app (its requests get 401)',
+        params: Type.Object({ appId: Uuid() }),
+        response: { 204: NoContent, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await logisticsApps.deactivateApp(request.params.appId);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,78 @@
+// The order lifecycle as data (STYLE.md: a transition table plus a pure nextStatus). D5: this is
+// the lifecycle `status`; cancellation side events change `lastEvent` only. D7 gives the rules.
+
+export const ORDER_STATUSES = [
+  'CREATED',
+  'CONFIRMED',
+  'READY_FOR_PICKUP',
+  'DISPATCHED',
+  'DELIVERED',
+  'CONCLUDED',
+  'CANCELLED',
+] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export type OrderType = 'DELIVERY' | 'TAKEOUT';
+
+export type LifecycleAction =
+  | 'confirm'
+  | 'readyForPickup'
+  | 'dispatch'
+  | 'delivered'
+  | 'conclude'
+  | 'cancel'
+  | 'logisticsDispatched'
+  | 'logisticsDelivered';
+
+interface Transition {
+  from: readonly OrderStatus[];
+  to: OrderStatus;
+  /** Only orders of this type (D7: dispatch, delivered). */
+  onlyType?: OrderType;
+}
+
+/** Statuses after which nothing moves the order any more. */
+export const FINAL_STATUSES: readonly OrderStatus[] = ['CANCELLED', 'CONCLUDED'];
+const NOT_FINISHED: readonly OrderStatus[] = ['CREATED', 'CONFIRMED', 'READY_FOR_PICKUP', 'DISPATCHED'];
+
+export const TRANSITIONS: Record<LifecycleAction, Transition> = {
+  confirm: { from: ['CREATED'], to: 'CONFIRMED' },
+  readyForPickup: { from: ['CONFIRMED'], to: 'READY_FOR_PICKUP' },
+  dispatch: { from: ['CONFIRMED', 'READY_FOR_PICKUP'], to: 'DISPATCHED', onlyType: 'DELIVERY' },
+  delivered: { from: ['DISPATCHED'], to: 'DELIVERED', onlyType: 'DELIVERY' },
+  // Platform side (D6, operator API): the order is finished for good.
+  conclude: { from: ['CONFIRMED', 'READY_FOR_PICKUP', 'DISPATCHED', 'DELIVERED'], to: 'CONCLUDED' },
+  // D7 requestCancellation: any status but CANCELLED, DELIVERED, CONCLUDED.
+  cancel: { from: NOT_FINISHED, to: 'CANCELLED' },
+  // Spec 3.1 / D7: logistics moves the order from any non-final status.
+  logisticsDispatched: { from: ['CREATED', 'CONFIRMED', 'READY_FOR_PICKUP', 'DISPATCHED'], to: 'DISPATCHED' },
+  logisticsDelivered: { from: NOT_FINISHED, to: 'DELIVERED' },
+};
+
+/** The event each lifecycle action records (spec 3.1). */
+export const ACTION_EVENT = {
+  confirm: 'CONFIRMED',
+  readyForPickup: 'READY_FOR_PICKUP',
+  dispatch: 'DISPATCHED',
+  delivered: 'DELIVERED',
+  conclude: 'CONCLUDED',
+  cancel: 'CANCELLED',
+  logisticsDispatched: 'DISPATCHED',
+  logisticsDelivered: 'DELIVERED',
+} as const satisfies Record<LifecycleAction, string>;
+
+export type TransitionResult = { ok: true; next: OrderStatus } | { ok: false; reason: string };
+
+/** Pure: where `action` takes an order in `current`, or why it cannot (the 400 title, D7). */
+export function nextStatus(current: OrderStatus, action: LifecycleAction, type: OrderType): TransitionResult {
+  const t = TRANSITIONS[action];
+  if (t.onlyType && t.onlyType !== type) {
+    return { ok: false, reason: `Order is ${type}: ${action} applies to ${t.onlyType} orders only` };
+  }
+  if (t.from.includes(current)) return { ok: true, next: t.to };
+  if (FINAL_STATUSES.includes(current) || current === 'DELIVERED') return { ok: false, reason: `Order is ${current}` };
+  return { ok: false, reason: `Order is ${current}: ${action} needs ${t.from.join(' or ')}` };
+}
+
+/** D7: requestCancellation and tracking are refused only in these statuses. */
+export const canRequestCancellation = (s: OrderStatus) => NOT_FINISHED.includes(s);
+export const canTrack = (s: OrderStatus) => !FINAL_STATUSES.includes(s);

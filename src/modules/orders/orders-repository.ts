@@ -1,0 +1,185 @@
+import type { Queryable } from '../../db/db.js';
+import type { OrderDocument } from './order-intake.js';
+import type { OrderStatus } from './order-state.js';
+
+export interface CancellationRequest {
+  reason: string;
+  code: string;
+  mode?: string;
+}
+
+export interface OrderRow {
+  id: string;
+  merchant_id: string;
+  type: 'DELIVERY' | 'TAKEOUT';
+  display_id: string;
+  status: OrderStatus;
+  last_event: string;
+  event_types: string[];
+  customer_cancellation: CancellationRequest | null;
+  pos_cancellation: CancellationRequest | null;
+  delivery_code: string;
+  order_amount: string;
+  document: OrderDocument;
+  order_external_code: string | null;
+  preparation_time_min: number | null;
+  preparation_start_at: Date | null;
+  delivered_at: Date | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = `id, merchant_id, type, display_id, status, last_event, event_types, customer_cancellation,
+  pos_cancellation, delivery_code, order_amount::text AS order_amount, document, order_external_code,
+  preparation_time_min, preparation_start_at, delivered_at, version, created_at, updated_at`;
+
+export async function insertOrder(
+  db: Queryable,
+  o: {
+    id: string;
+    merchantId: string;
+    type: string;
+    displayId: string;
+    customerId: string;
+    deliveryCode: string;
+    totals: { itemsPrice: string; otherFees: string; discount: string; orderAmount: string };
+    document: OrderDocument;
+    at: Date;
+  },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO orders (id, merchant_id, type, display_id, status, last_event, event_types, customer_id,
+                         delivery_code, items_price, other_fees, discount, order_amount, document, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, 'CREATED', 'CREATED', '{CREATED}', $5, $6, $7::numeric, $8::numeric, $9::numeric, $10::numeric,
+             $11::jsonb, $12, $12)`,
+    [
+      o.id,
+      o.merchantId,
+      o.type,
+      o.displayId,
+      o.customerId,
+      o.deliveryCode,
+      o.totals.itemsPrice,
+      o.totals.otherFees,
+      o.totals.discount,
+      o.totals.orderAmount,
+      JSON.stringify(o.document),
+      o.at,
+    ],
+  );
+}
+
+export async function findOrder(db: Queryable, id: string): Promise<OrderRow | undefined> {
+  const { rows } = await db.query<OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = $1`, [id]);
+  return rows[0];
+}
+
+/** Rows locked for the caller's transaction, in id order (a fixed lock order cannot deadlock). */
+export async function findOrdersForUpdate(db: Queryable, ids: string[]): Promise<OrderRow[]> {
+  const { rows } = await db.query<OrderRow>(
+    `SELECT ${COLUMNS} FROM orders WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+    [ids],
+  );
+  return rows;
+}
+
+export interface OrderState {
+  status: OrderStatus;
+  lastEvent: string;
+  eventTypes: string[];
+  customerCancellation: CancellationRequest | null;
+  posCancellation: CancellationRequest | null;
+  orderExternalCode: string | null;
+  preparationTimeMin: number | null;
+  preparationStartAt: Date | null;
+  deliveredAt: Date | null;
+}
+
+export const stateOf = (o: OrderRow): OrderState => ({
+  status: o.status,
+  lastEvent: o.last_event,
+  eventTypes: o.event_types,
+  customerCancellation: o.customer_cancellation,
+  posCancellation: o.pos_cancellation,
+  orderExternalCode: o.order_external_code,
+  preparationTimeMin: o.preparation_time_min,
+  preparationStartAt: o.preparation_start_at,
+  deliveredAt: o.delivered_at,
+});
+
+/** Compare-and-set (STYLE.md): false when another change got there first. */
+export async function updateOrderIfVersion(
+  db: Queryable,
+  id: string,
+  version: number,
+  s: OrderState,
+  at: Date,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE orders SET status = $3, last_event = $4, event_types = $5::text[], customer_cancellation = $6::jsonb,
+            pos_cancellation = $7::jsonb, order_external_code = $8, preparation_time_min = $9,
+            preparation_start_at = $10, delivered_at = $11, version = version + 1, updated_at = $12
+      WHERE id = $1 AND version = $2`,
+    [
+      id,
+      version,
+      s.status,
+      s.lastEvent,
+      s.eventTypes,
+      s.customerCancellation ? JSON.stringify(s.customerCancellation) : null,
+      s.posCancellation ? JSON.stringify(s.posCancellation) : null,
+      s.orderExternalCode,
+      s.preparationTimeMin,
+      s.preparationStartAt,
+      s.deliveredAt,
+      at,
+    ],
+  );
+  return rowCount === 1;
+}
+
+export async function countCustomerOrders(db: Queryable, merchantId: string, customerId: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM orders WHERE merchant_id = $1 AND customer_id = $2',
+    [merchantId, customerId],
+  );
+  return rows[0].n;
+}
+
+export async function insertTracking(
+  db: Queryable,
+  t: { id: string; orderId: string; keyId: string | null; body: unknown; at: Date },
+): Promise<void> {
+  await db.query(
+    'INSERT INTO order_tracking (id, order_id, key_id, body, received_at) VALUES ($1, $2, $3, $4::jsonb, $5)',
+    [t.id, t.orderId, t.keyId, JSON.stringify(t.body), t.at],
+  );
+}
+
+export async function listTracking(
+  db: Queryable,
+  orderId: string,
+): Promise<Array<{ id: string; key_id: string | null; body: Record<string, unknown>; received_at: Date }>> {
+  const { rows } = await db.query<{
+    id: string;
+    key_id: string | null;
+    body: Record<string, unknown>;
+    received_at: Date;
+  }>('SELECT id, key_id, body, received_at FROM order_tracking WHERE order_id = $1 ORDER BY position', [orderId]);
+  return rows;
+}
+
+export async function listOrders(
+  db: Queryable,
+  merchantId: string,
+  filter: { status?: string; since?: Date; limit: number },
+): Promise<OrderRow[]> {
+  const { rows } = await db.query<OrderRow>(
+    `SELECT ${COLUMNS} FROM orders
+      WHERE merchant_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::timestamptz IS NULL OR created_at >= $3)
+      ORDER BY created_at DESC, id LIMIT $4`,
+    [merchantId, filter.status ?? null, filter.since ?? null, filter.limit],
+  );
+  return rows;
+}

@@ -1,0 +1,358 @@
+import { randomInt } from 'node:crypto';
+import type { Config } from '../../config.js';
+import type { Db, Queryable } from '../../db/db.js';
+import type { Clock } from '../../lib/clock.js';
+import { safeEqual } from '../../lib/crypto.js';
+import { AppError, badRequest, conflict } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { Principal } from '../auth/token-cache.js';
+import { findProductsByRefs } from '../catalog/index.js';
+import type { OrderEventType } from '../events/event-contract.js';
+import { type EventsService, orderNotFound } from '../events/events-service.js';
+import type { MerchantsService } from '../merchants/merchants-service.js';
+import { buildOrder, type CreateOrderInput } from './order-intake.js';
+import {
+  ACTION_EVENT,
+  canRequestCancellation,
+  canTrack,
+  type LifecycleAction,
+  nextStatus,
+  type OrderStatus,
+} from './order-state.js';
+import type { CancellationRequest, OrderRow, OrderState } from './orders-repository.js';
+import * as repo from './orders-repository.js';
+
+const alreadySameEvent = () => badRequest('Order has already same event type');
+const noRequestToAnswer = () => badRequest('No cancellation request to answer');
+const CAS_ATTEMPTS = 5;
+
+class VersionConflict extends Error {}
+
+interface PlannedEvent {
+  eventType: OrderEventType;
+  metadata?: Record<string, unknown>;
+  polled?: boolean;
+}
+
+/** What one change does: the new state fields and the events it raises (in order). */
+interface Plan {
+  state?: Partial<OrderState>;
+  events: PlannedEvent[];
+  tracking?: { keyId: string | null; body: unknown };
+}
+
+const randomDigits = (n: number) => String(randomInt(0, 10 ** n)).padStart(n, '0');
+
+export function createOrdersService(deps: {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'appId'>;
+  events: EventsService;
+  merchants: Pick<MerchantsService, 'requireMerchant'>;
+}) {
+  const { db, clock, config, events } = deps;
+
+  async function loadOwned(q: Queryable, orderId: string, merchantId: string | undefined): Promise<OrderRow> {
+    const order = await repo.findOrder(q, orderId);
+    // D21: another merchant's order is indistinguishable from a missing one.
+    if (!order || (merchantId !== undefined && order.merchant_id !== merchantId)) throw orderNotFound();
+    return order;
+  }
+
+  /** Writes one decided change: compare-and-set of the state, tracking, then the events. */
+  async function applyPlan(tx: Queryable, order: OrderRow, plan: Plan): Promise<void> {
+    const current = repo.stateOf(order);
+    const polled = plan.events.filter((e) => e.polled !== false).map((e) => e.eventType);
+    const next: OrderState = {
+      ...current,
+      ...plan.state,
+      lastEvent: polled.at(-1) ?? current.lastEvent,
+      eventTypes: [...new Set([...current.eventTypes, ...polled])],
+    };
+    const at = clock.now();
+    if (!(await repo.updateOrderIfVersion(tx, order.id, order.version, next, at))) throw new VersionConflict();
+    if (plan.tracking) {
+      await repo.insertTracking(tx, { id: newId(), orderId: order.id, ...plan.tracking, at });
+    }
+    for (const e of plan.events) {
+      await events.recordEvent(tx, { merchantId: order.merchant_id, orderId: order.id, ...e });
+    }
+  }
+
+  /**
+   * One state change: read, decide (pure rules), compare-and-set, record the events, all in one
+   * transaction. A concurrent change makes the CAS miss; the whole decision is then re-made
+   * on the fresh row (which usually turns it into a rule error such as a duplicate).
+   */
+  async function change(
+    orderId: string,
+    merchantId: string | undefined,
+    decide: (order: OrderRow) => Plan,
+  ): Promise<OrderRow> {
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      try {
+        return await db.transaction(async (tx) => {
+          const order = await loadOwned(tx, orderId, merchantId);
+          await applyPlan(tx, order, decide(order));
+          return order;
+        });
+      } catch (error) {
+        if (error instanceof VersionConflict) continue;
+        throw error;
+      }
+    }
+    throw conflict('The order changed concurrently; try again');
+  }
+
+  /** A lifecycle move of D7: refuses a repeat of the same event, then applies the table. */
+  function lifecycle(order: OrderRow, action: LifecycleAction, refuseRepeat: boolean): Plan {
+    const eventType = ACTION_EVENT[action];
+    if (refuseRepeat && order.event_types.includes(eventType)) throw alreadySameEvent();
+    const result = nextStatus(order.status, action, order.type);
+    if (!result.ok) throw badRequest(result.reason);
+    return { state: { status: result.next }, events: [{ eventType }] };
+  }
+
+  /** Cancelling closes whatever cancellation requests were open. */
+  const cancelled = (order: OrderRow, reason: CancellationRequest): Plan => {
+    const plan = lifecycle(order, 'cancel', false);
+    return {
+      state: { ...plan.state, customerCancellation: null, posCancellation: null },
+      events: [{ eventType: 'CANCELLED', metadata: { reason: reason.reason, code: reason.code } }],
+    };
+  };
+
+  return {
+    /** POST /admin/v1/merchants/{merchantId}/orders (OPERATOR-API.md): emits CREATED. */
+    async createOrder(merchantId: string, input: CreateOrderInput) {
+      const merchant = await deps.merchants.requireMerchant(merchantId);
+      // Spec 3.3: UNAVAILABLE switches the order-receiving switch off.
+      if (merchant.status !== 'AVAILABLE') throw badRequest('Merchant is UNAVAILABLE and does not receive orders');
+      const ids = input.items.flatMap((i) => (i.productId ? [i.productId] : []));
+      const pdvIds = input.items.flatMap((i) => (i.pdvId !== undefined ? [i.pdvId] : []));
+      const products = await findProductsByRefs(db, merchantId, { ids, pdvIds });
+      const ordersCount = input.customer?.id ? await repo.countCustomerOrders(db, merchantId, input.customer.id) : 0;
+      const orderId = newId();
+      const now = clock.now();
+      const built = buildOrder(input, {
+        orderId,
+        now,
+        appId: config.appId,
+        merchant: { id: merchant.id, name: merchant.name },
+        products,
+        ordersCountOnMerchant: ordersCount,
+        newId,
+        randomDigits,
+      });
+      await db.transaction(async (tx) => {
+        await repo.insertOrder(tx, {
+          id: orderId,
+          merchantId,
+          type: input.type,
+          displayId: built.document.displayId,
+          customerId: built.customerId,
+          deliveryCode: built.deliveryCode,
+          totals: built.totals,
+          document: built.document,
+          at: now,
+        });
+        await events.recordEvent(tx, { merchantId, orderId, eventType: 'CREATED' });
+      });
+      return (await repo.findOrder(db, orderId)) as OrderRow;
+    },
+
+    /** GET /v1/orders/{orderId}: one primary-key read. */
+    getOrder: (principal: Principal, orderId: string) => loadOwned(db, orderId, principal.merchantId),
+    getAnyOrder: (orderId: string) => loadOwned(db, orderId, undefined),
+    listOrders: (merchantId: string, filter: { status?: string; since?: Date; limit: number }) =>
+      repo.listOrders(db, merchantId, filter),
+    listTracking: (orderId: string) => repo.listTracking(db, orderId),
+
+    /** Spec 4.7. */
+    confirm(principal: Principal, orderId: string, body: { orderExternalCode: string; preparationTime?: number }) {
+      return change(orderId, principal.merchantId, (order) => {
+        const plan = lifecycle(order, 'confirm', true);
+        return {
+          state: {
+            ...plan.state,
+            orderExternalCode: body.orderExternalCode,
+            preparationTimeMin: body.preparationTime ?? null,
+            preparationStartAt: clock.now(),
+          },
+          // D2: CONFIRMED carries the integration key that confirmed.
+          events: [{ eventType: 'CONFIRMED', metadata: { clientId: principal.keyId } }],
+        };
+      });
+    },
+
+    /** D6. */
+    readyForPickup: (principal: Principal, orderId: string) =>
+      change(orderId, principal.merchantId, (order) => lifecycle(order, 'readyForPickup', true)),
+
+    /** D6: optional deliveryTrackingInfo is stored like a tracking update. */
+    dispatch: (principal: Principal, orderId: string, trackingInfo?: unknown) =>
+      change(orderId, principal.merchantId, (order) => ({
+        ...lifecycle(order, 'dispatch', true),
+        ...(trackingInfo ? { tracking: { keyId: principal.keyId, body: { deliveryTrackingInfo: trackingInfo } } } : {}),
+      })),
+
+    delivered: (principal: Principal, orderId: string) =>
+      change(orderId, principal.merchantId, (order) => {
+        const plan = lifecycle(order, 'delivered', true);
+        return { ...plan, state: { ...plan.state, deliveredAt: clock.now() } };
+      }),
+
+    /** Spec 4.8: the POS asks; the platform answers later (operator cancellationDecision). */
+    requestCancellation: (
+      principal: Principal,
+      orderId: string,
+      body: { reason: string; code: string; mode: string },
+    ) =>
+      change(orderId, principal.merchantId, (order) => {
+        if (order.event_types.includes('CANCELLATION_REQUESTED')) throw alreadySameEvent();
+        if (!canRequestCancellation(order.status)) throw badRequest(`Order is ${order.status}`);
+        const request = { reason: body.reason, code: body.code, mode: body.mode };
+        return {
+          state: { posCancellation: request },
+          events: [{ eventType: 'CANCELLATION_REQUESTED', metadata: request }],
+        };
+      }),
+
+    /** Spec 4.9: answers an open customer request (D7). */
+    acceptCancellation: (principal: Principal, orderId: string) =>
+      change(orderId, principal.merchantId, (order) => {
+        if (!order.customer_cancellation) throw noRequestToAnswer();
+        return cancelled(order, order.customer_cancellation);
+      }),
+
+    /** Spec 4.10, D8: CANCELLED_DENIED (polled) then CANCELLATION_REQUEST_DENIED (webhook only). */
+    denyCancellation: (principal: Principal, orderId: string, body: { reason: string; code: string }) =>
+      change(orderId, principal.merchantId, (order) => {
+        if (!order.customer_cancellation) throw noRequestToAnswer();
+        const metadata = { reason: body.reason, code: body.code };
+        return {
+          state: { customerCancellation: null },
+          events: [
+            { eventType: 'CANCELLED_DENIED', metadata },
+            { eventType: 'CANCELLATION_REQUEST_DENIED', metadata, polled: false },
+          ],
+        };
+      }),
+
+    /** Spec 4.11 and 4.15 (D7: DELIVERY orders; the code is compared in constant time). */
+    async validateCode(principal: Pick<Principal, 'merchantId'>, orderId: string, deliveryCode: string | undefined) {
+      const order = await loadOwned(db, orderId, principal.merchantId);
+      if (order.type !== 'DELIVERY') {
+        throw badRequest(`Order is ${order.type}: validateCode applies to DELIVERY orders only`);
+      }
+      if (deliveryCode === undefined || deliveryCode === '') throw badRequest('deliveryCode is required');
+      if (!safeEqual(deliveryCode, order.delivery_code)) throw badRequest('Invalid code provided');
+      return { orderId: order.id, deliveryCode };
+    },
+
+    /** Spec 4.12: stored always (D7), refused only on finished orders. */
+    async track(principal: Principal, orderId: string, body: unknown) {
+      const order = await loadOwned(db, orderId, principal.merchantId);
+      if (!canTrack(order.status)) throw badRequest(`Order is ${order.status}`);
+      await repo.insertTracking(db, { id: newId(), orderId: order.id, keyId: principal.keyId, body, at: clock.now() });
+    },
+
+    // ---- logistics partner (spec 4.14), inside the logistics module's transaction -------------
+
+    /**
+     * Locks the orders a deliveryUpdate names, in id order (two updates naming the same orders
+     * cannot deadlock), for the caller's transaction; unknown ids are simply absent.
+     */
+    lockOrders: (tx: Queryable, orderIds: string[]) => repo.findOrdersForUpdate(tx, orderIds),
+
+    /**
+     * Spec 3.1 / D7: DELIVERY_ONGOING / DELIVERY_FINISHED move a locked order to DISPATCHED /
+     * DELIVERED from any non-final status, raising the event (with its polling receipts and
+     * webhook fan-out) in the caller's transaction. An order already there, or one the table
+     * does not allow to move (finished, or delivered before a late DELIVERY_ONGOING), is left
+     * as it is: the partner's update is still recorded, with the reason in `note`.
+     */
+    async applyLogisticsEvent(
+      tx: Queryable,
+      order: OrderRow,
+      action: Extract<LifecycleAction, 'logisticsDispatched' | 'logisticsDelivered'>,
+    ): Promise<{ statusAfter: OrderStatus; raisedEvent: OrderEventType | null; note: string | null }> {
+      const result = nextStatus(order.status, action, order.type);
+      if (!result.ok) return { statusAfter: order.status, raisedEvent: null, note: result.reason };
+      if (result.next === order.status) {
+        return { statusAfter: order.status, raisedEvent: null, note: `Order is already ${order.status}` };
+      }
+      const eventType = ACTION_EVENT[action];
+      const state: Partial<OrderState> = { status: result.next };
+      if (result.next === 'DELIVERED') state.deliveredAt = clock.now();
+      await applyPlan(tx, order, { state, events: [{ eventType }] });
+      return { statusAfter: result.next, raisedEvent: eventType, note: null };
+    },
+
+    // ---- platform side (operator API, D6) ----------------------------------------------------
+
+    /** The customer asks to cancel: ORDER_CANCELLATION_REQUEST, re-opened on a repeat (D1). */
+    customerCancellation: (orderId: string, body: { reason?: string; code?: string }) =>
+      change(orderId, undefined, (order) => {
+        if (!canRequestCancellation(order.status)) throw badRequest(`Order is ${order.status}`);
+        if (order.customer_cancellation) throw badRequest('A customer cancellation request is already open');
+        const request = {
+          reason: body.reason ?? 'O cliente pediu o cancelamento',
+          code: body.code ?? 'CUSTOMER_REQUEST',
+        };
+        return {
+          state: { customerCancellation: request },
+          events: [{ eventType: 'ORDER_CANCELLATION_REQUEST', metadata: request }],
+        };
+      }),
+
+    /** The platform answers a POS requestCancellation: CANCELLED or CANCELLATION_REQUEST_DENIED. */
+    cancellationDecision: (orderId: string, body: { decision: 'accept' | 'deny'; reason?: string }) =>
+      change(orderId, undefined, (order) => {
+        const request = order.pos_cancellation;
+        if (!request) throw noRequestToAnswer();
+        if (body.decision === 'accept') return cancelled(order, request);
+        return {
+          state: { posCancellation: null },
+          events: [
+            {
+              eventType: 'CANCELLATION_REQUEST_DENIED',
+              metadata: { reason: body.reason ?? 'The platform denied the cancellation request', code: request.code },
+            },
+          ],
+        };
+      }),
+
+    /** Platform-side events: CONCLUDED, PICKUP_AREA_ASSIGNED, CANCELLED. */
+    platformEvent: (
+      orderId: string,
+      body: {
+        eventType: 'CONCLUDED' | 'PICKUP_AREA_ASSIGNED' | 'CANCELLED';
+        pickupArea?: string;
+        reason?: string;
+        code?: string;
+      },
+    ) =>
+      change(orderId, undefined, (order) => {
+        switch (body.eventType) {
+          case 'CONCLUDED':
+            return lifecycle(order, 'conclude', false);
+          case 'CANCELLED':
+            return cancelled(order, {
+              reason: body.reason ?? 'Cancelled by the platform',
+              code: body.code ?? 'SYSTEMIC_ISSUES',
+            });
+          case 'PICKUP_AREA_ASSIGNED':
+            if (!canTrack(order.status)) throw badRequest(`Order is ${order.status}`);
+            // D2 metadata {pickupArea}; a new area re-opens the event (D1).
+            return {
+              events: [{ eventType: 'PICKUP_AREA_ASSIGNED', metadata: { pickupArea: body.pickupArea ?? 'DEFAULT' } }],
+            };
+          default:
+            throw new AppError(400, 'eventType must be one of CONCLUDED, PICKUP_AREA_ASSIGNED, CANCELLED');
+        }
+      }),
+  };
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -1,0 +1,313 @@
+import type { Queryable } from '../../db/db.js';
+
+/** The NOTIFY channel that wakes delivery workers (on PGlite too: NOTIFY reaches its own listeners). */
+export const WEBHOOK_CHANNEL = 'cleaver_webhook_deliveries';
+
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+export interface DeliveryRow {
+  id: string;
+  seq: number;
+  merchant_id: string;
+  order_id: string;
+  occurrence_id: string;
+  event_type: string;
+  body: string;
+  status: DeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: Date | null;
+  lease_token: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: Date;
+  updated_at: Date;
+  delivered_at: Date | null;
+}
+
+export interface ClaimedRow extends DeliveryRow {
+  orders_webhook_url: string | null;
+  webhook_key_id: string | null;
+  webhook_disabled_at: Date | null;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  attempt_no: number;
+  started_at: Date;
+  duration_ms: number;
+  target_url: string | null;
+  status_code: number | null;
+  error: string | null;
+  response_snippet: string | null;
+}
+
+const COLUMNS = `d.id, d.seq, d.merchant_id, d.order_id, d.occurrence_id, d.event_type, d.body, d.status,
+  d.attempt_count, d.next_attempt_at, d.lease_token, d.last_status_code, d.last_error, d.created_at,
+  d.updated_at, d.delivered_at`;
+
+/** An earlier delivery of the same order is still pending: this one waits (D11 ordering). */
+const WAITS_FOR_EARLIER = `EXISTS (SELECT 1 FROM webhook_deliveries e
+   WHERE e.order_id = d.order_id AND e.status = 'PENDING' AND e.seq < d.seq)`;
+
+/**
+ * The outbox write, inside the event's transaction: a delivery only for a merchant with a
+ * registered, enabled webhook URL; the same occurrence twice is one delivery. The NOTIFY is
+ * delivered on commit, so workers never see a row that might still roll back.
+ */
+export async function insertDelivery(
+  tx: Queryable,
+  delivery: {
+    id: string;
+    merchantId: string;
+    orderId: string;
+    occurrenceId: string;
+    eventType: string;
+    body: string;
+    at: Date;
+  },
+): Promise<boolean> {
+  const { rows } = await tx.query<{ id: string }>(
+    `WITH ins AS (
+       INSERT INTO webhook_deliveries
+              (id, merchant_id, order_id, occurrence_id, event_type, body, status, next_attempt_at, created_at, updated_at)
+       SELECT $1, m.id, $3, $4, $5, $6, 'PENDING',
+              -- behind an earlier delivery of the order that waits for a retry: due no sooner
+              GREATEST($7::timestamptz, (SELECT max(e.next_attempt_at) FROM webhook_deliveries e
+                                          WHERE e.order_id = $3 AND e.status = 'PENDING' AND e.lease_token IS NULL)),
+              $7, $7
+         FROM merchants m
+        WHERE m.id = $2 AND m.orders_webhook_url IS NOT NULL AND m.webhook_disabled_at IS NULL
+       ON CONFLICT (occurrence_id) DO NOTHING
+       RETURNING id)
+     SELECT ins.id, pg_notify('${WEBHOOK_CHANNEL}', '') FROM ins`,
+    [
+      delivery.id,
+      delivery.merchantId,
+      delivery.orderId,
+      delivery.occurrenceId,
+      delivery.eventType,
+      delivery.body,
+      delivery.at,
+    ],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Claims up to `limit` due deliveries that are first in line for their order, skipping rows
+ * another worker holds, and leases them until `leaseUntil`: next_attempt_at becomes the lease
+ * end, so a worker that dies mid-attempt leaves a row that is simply due again later (at least
+ * once). A row that still carries a lease token was claimed and never finished: that lost
+ * attempt is written down before the new one starts.
+ */
+export async function claimDueDeliveries(
+  db: Queryable,
+  claim: { now: Date; limit: number; leaseToken: string; leaseUntil: Date },
+): Promise<ClaimedRow[]> {
+  const { rows } = await db.query<ClaimedRow>(
+    `WITH due AS (
+       SELECT d.id FROM webhook_deliveries d
+        WHERE d.status = 'PENDING' AND d.next_attempt_at <= $1 AND NOT ${WAITS_FOR_EARLIER}
+        ORDER BY d.next_attempt_at, d.seq
+        LIMIT $2
+        FOR UPDATE OF d SKIP LOCKED
+     ), lost AS (
+       INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, duration_ms, error)
+       SELECT d.id, d.attempt_count, d.updated_at,
+              GREATEST(0, (EXTRACT(EPOCH FROM (d.next_attempt_at - d.updated_at)) * 1000)::int),
+              'Attempt interrupted: the worker stopped before recording a result; retried after its lease expired'
+         FROM webhook_deliveries d JOIN due ON due.id = d.id
+        WHERE d.lease_token IS NOT NULL AND d.attempt_count > 0
+       ON CONFLICT (delivery_id, attempt_no) DO NOTHING
+     )
+     UPDATE webhook_deliveries d
+        SET attempt_count = d.attempt_count + 1, lease_token = $3, next_attempt_at = $4, updated_at = $1
+       FROM due, merchants m
+      WHERE d.id = due.id AND m.id = d.merchant_id
+     RETURNING ${COLUMNS}, m.orders_webhook_url, m.webhook_key_id, m.webhook_disabled_at`,
+    [claim.now, claim.limit, claim.leaseToken, claim.leaseUntil],
+  );
+  return rows.sort((a, b) => a.seq - b.seq);
+}
+
+export interface AttemptResult {
+  deliveryId: string;
+  leaseToken: string;
+  attemptNo: number;
+  startedAt: Date;
+  durationMs: number;
+  targetUrl: string | null;
+  statusCode: number | null;
+  error: string | null;
+  responseSnippet: string | null;
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  at: Date;
+}
+
+/**
+ * Writes attempts and their deliveries' new state, many at once (set-based, one statement). A
+ * delivery's state changes only if the writer still holds its lease (compare-and-set on the
+ * token); the attempt is kept anyway, since it happened. Returns the ids whose state was written.
+ */
+export async function recordAttempts(db: Queryable, results: AttemptResult[]): Promise<Set<string>> {
+  if (results.length === 0) return new Set();
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
+  const { rows } = await db.query<{ id: string }>(
+    `WITH r AS (
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::timestamptz[], $5::int[], $6::text[],
+                            $7::int[], $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[])
+         AS r(delivery_id, lease_token, attempt_no, started_at, duration_ms, target_url,
+              status_code, error, response_snippet, status, next_attempt_at, at)
+     ), attempt AS (
+       INSERT INTO webhook_attempts
+              (delivery_id, attempt_no, started_at, duration_ms, target_url, status_code, error, response_snippet)
+       SELECT delivery_id, attempt_no, started_at, duration_ms, target_url, status_code, error, response_snippet FROM r
+       ON CONFLICT (delivery_id, attempt_no) DO NOTHING
+     ), held_back AS (
+       -- Later deliveries of an order whose earlier one now waits for a retry cannot go before
+       -- it (D11): moving their due time along keeps them out of every claim until then, so a
+       -- long outage does not leave the claim scanning a growing pile of blocked rows.
+       UPDATE webhook_deliveries l
+          SET next_attempt_at = r.next_attempt_at
+         FROM r JOIN webhook_deliveries d0 ON d0.id = r.delivery_id AND d0.lease_token = r.lease_token
+        WHERE r.status = 'PENDING' AND l.order_id = d0.order_id AND l.seq > d0.seq
+          AND l.status = 'PENDING' AND l.lease_token IS NULL AND l.next_attempt_at < r.next_attempt_at
+          AND l.id <> ALL ($1::uuid[])
+     )
+     UPDATE webhook_deliveries d
+        SET status = r.status, next_attempt_at = r.next_attempt_at, lease_token = NULL,
+            last_status_code = r.status_code, last_error = r.error, updated_at = r.at,
+            delivered_at = CASE WHEN r.status = 'DELIVERED' THEN r.at ELSE d.delivered_at END
+       FROM r
+      WHERE d.id = r.delivery_id AND d.lease_token = r.lease_token
+     RETURNING d.id`,
+    [
+      results.map((r) => r.deliveryId),
+      results.map((r) => r.leaseToken),
+      results.map((r) => r.attemptNo),
+      results.map((r) => iso(r.startedAt)),
+      results.map((r) => r.durationMs),
+      results.map((r) => r.targetUrl),
+      results.map((r) => r.statusCode),
+      results.map((r) => r.error),
+      results.map((r) => r.responseSnippet),
+      results.map((r) => r.status),
+      results.map((r) => iso(r.nextAttemptAt)),
+      results.map((r) => iso(r.at)),
+    ],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function recordAttempt(db: Queryable, result: AttemptResult): Promise<boolean> {
+  return (await recordAttempts(db, [result])).has(result.deliveryId);
+}
+
+/** D11: a 410 disables the merchant's webhook, unless the merchant has registered a new URL since. */
+export async function disableMerchantWebhook(
+  db: Queryable,
+  merchantId: string,
+  baseUrl: string,
+  at: Date,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE merchants SET webhook_disabled_at = $3, updated_at = $3
+      WHERE id = $1 AND orders_webhook_url = $2 AND webhook_disabled_at IS NULL`,
+    [merchantId, baseUrl, at],
+  );
+  return rowCount > 0;
+}
+
+/** When the next delivery that is first in line for its order becomes due (for the worker's timer). */
+export async function nextDueAt(db: Queryable): Promise<Date | null> {
+  const { rows } = await db.query<{ due: Date | null }>(
+    `SELECT min(d.next_attempt_at) AS due FROM webhook_deliveries d
+      WHERE d.status = 'PENDING' AND NOT ${WAITS_FOR_EARLIER}`,
+  );
+  return rows[0]?.due ?? null;
+}
+
+export async function countPending(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'PENDING'`,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+export async function listMerchantDeliveries(
+  db: Queryable,
+  merchantId: string,
+  filter: { status?: DeliveryStatus; limit: number },
+): Promise<DeliveryRow[]> {
+  const { rows } = await db.query<DeliveryRow>(
+    `SELECT ${COLUMNS} FROM webhook_deliveries d
+      WHERE d.merchant_id = $1 AND ($2::text IS NULL OR d.status = $2)
+      ORDER BY d.seq DESC LIMIT $3`,
+    [merchantId, filter.status ?? null, filter.limit],
+  );
+  return rows;
+}
+
+export async function listOrderDeliveries(db: Queryable, orderId: string): Promise<DeliveryRow[]> {
+  const { rows } = await db.query<DeliveryRow>(
+    `SELECT ${COLUMNS} FROM webhook_deliveries d WHERE d.order_id = $1 ORDER BY d.seq`,
+    [orderId],
+  );
+  return rows;
+}
+
+export async function listAttempts(db: Queryable, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  const { rows } = await db.query<AttemptRow>(
+    `SELECT delivery_id, attempt_no, started_at, duration_ms, target_url, status_code, error, response_snippet
+       FROM webhook_attempts WHERE delivery_id = ANY($1::uuid[]) ORDER BY delivery_id, attempt_no`,
+    [deliveryIds],
+  );
+  return rows;
+}
+
+export async function findDelivery(db: Queryable, id: string): Promise<DeliveryRow | undefined> {
+  const { rows } = await db.query<DeliveryRow>(`SELECT ${COLUMNS} FROM webhook_deliveries d WHERE d.id = $1`, [id]);
+  return rows[0];
+}
+
+/**
+ * Operator replay: due now, same webhook-id. Not while an attempt holds a live lease (it would
+ * run twice at once). Returns the row when it was requeued.
+ */
+export async function requeueDelivery(db: Queryable, id: string, now: Date): Promise<DeliveryRow | undefined> {
+  const { rows } = await db.query<DeliveryRow>(
+    `WITH upd AS (
+       UPDATE webhook_deliveries d
+          SET status = 'PENDING', next_attempt_at = $2, lease_token = NULL, updated_at = $2
+        WHERE d.id = $1 AND NOT (d.status = 'PENDING' AND d.lease_token IS NOT NULL AND d.next_attempt_at > $2)
+       RETURNING ${COLUMNS}
+     ), released AS (
+       -- Later deliveries of the order that were only held back behind this one (never tried
+       -- themselves) follow it now rather than at its old retry time.
+       UPDATE webhook_deliveries l SET next_attempt_at = $2
+         FROM upd
+        WHERE l.order_id = upd.order_id AND l.seq > upd.seq AND l.status = 'PENDING'
+          AND l.lease_token IS NULL AND l.attempt_count = 0 AND l.next_attempt_at > $2
+     )
+     SELECT upd.*, pg_notify('${WEBHOOK_CHANNEL}', '') FROM upd`,
+    [id, now],
+  );
+  return rows[0];
+}
+
+export interface MerchantWebhookRow {
+  id: string;
+  orders_webhook_url: string | null;
+  webhook_key_id: string | null;
+  webhook_disabled_at: Date | null;
+}
+
+export async function findMerchantWebhook(db: Queryable, merchantId: string): Promise<MerchantWebhookRow | undefined> {
+  const { rows } = await db.query<MerchantWebhookRow>(
+    'SELECT id, orders_webhook_url, webhook_key_id, webhook_disabled_at FROM merchants WHERE id = $1',
+    [merchantId],
+  );
+  return rows[0];
+}

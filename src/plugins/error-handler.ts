@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/db.js';
+import { AppError } from '../lib/errors.js';
+import { validationTitle } from './validation.js';
+
+interface ErrorBody {
+  title: string;
+  status: number;
+  [key: string]: unknown;
+}
+
+const FASTIFY_CODES: Record<string, { status: number; title: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, title: 'Request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, title: 'Unsupported content type: send application/json' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, title: 'Content-Length does not match the body' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, title: 'Body is empty: send a JSON document' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, title: 'Body is not valid JSON' },
+  FST_ERR_CTP_INVALID_TYPE: { status: 400, title: 'Invalid content type' },
+  FST_ERR_BAD_URL: { status: 400, title: 'Malformed URL' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, title: 'A path parameter is too long' },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, title: 'Invalid request' },
+};
+
+/** Maps any thrown error to the `{title, status}` body of spec 7 / D22. */
+export function toErrorResponse(error: unknown): { body: ErrorBody; headers: Record<string, string> } {
+  if (error instanceof AppError) {
+    return {
+      body: { title: error.title, status: error.status, ...error.extra.body },
+      headers: error.extra.headers ?? {},
+    };
+  }
+  const fe = error as FastifyError & { validation?: unknown[]; validationContext?: string };
+  if (Array.isArray(fe.validation)) {
+    return {
+      body: { title: validationTitle(fe.validation as never, fe.validationContext), status: 400 },
+      headers: {},
+    };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return {
+      body: { title: 'Service temporarily unavailable', status: 503 },
+      headers: { 'retry-after': '5' },
+    };
+  }
+  if (fe && typeof fe.code === 'string' && FASTIFY_CODES[fe.code]) {
+    const known = FASTIFY_CODES[fe.code];
+    return { body: { title: known.title, status: known.status }, headers: {} };
+  }
+  // JSON.parse failures surface as SyntaxError with statusCode 400.
+  if (fe instanceof SyntaxError || (fe?.statusCode === 400 && /JSON/i.test(fe.message ?? ''))) {
+    return { body: { title: 'Body is not valid JSON', status: 400 }, headers: {} };
+  }
+  if (fe?.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return { body: { title: fe.message || 'Invalid request', status: fe.statusCode }, headers: {} };
+  }
+  return { body: { title: 'Internal Server Error', status: 500 }, headers: {} };
+}
+
+/**
+ * Errors the router raises before any route or hook runs (a malformed percent-encoding, a path
+ * parameter over maxParamLength): without this Fastify answers them in its own shape, not
+ * `{title, status}` (found by the issue 9 fuzz test). Passed as Fastify's `frameworkErrors`.
+ */
+export function renderFrameworkError(error: unknown, _request: FastifyRequest, reply: FastifyReply): void {
+  const { body, headers } = toErrorResponse(error);
+  reply.code(body.status).headers(headers).type('application/json').send(body);
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const { body, headers } = toErrorResponse(error);
+    if (body.status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    }
+    reply.code(body.status).headers(headers).type('application/json').send(body);
+  });
+  app.setNotFoundHandler((_request, reply) => {
+    reply.code(404).type('application/json').send({ title: 'Route not found', status: 404 });
+  });
+}

@@ -1,0 +1,106 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { AppError } from '../lib/errors.js';
+
+// D23: fixed one-minute windows per group and key. Counters live in Redis when REDIS_URL is
+// set, so several instances share one budget; otherwise in this process's memory.
+
+export interface RateLimitHit {
+  count: number;
+  resetMs: number;
+}
+
+export interface RateLimitStore {
+  /** The memory store answers synchronously; Redis with a promise. */
+  hit(key: string, windowMs: number): RateLimitHit | Promise<RateLimitHit>;
+  close?(): Promise<void>;
+}
+
+export function createMemoryStore(now: () => number = Date.now): RateLimitStore {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  let sweeps = 0;
+  return {
+    hit(key, windowMs) {
+      const t = now();
+      // Drop expired windows now and then so the map stays bounded by active clients.
+      if (++sweeps % 10_000 === 0) {
+        for (const [k, w] of windows) if (w.resetAt <= t) windows.delete(k);
+      }
+      let w = windows.get(key);
+      if (!w || w.resetAt <= t) {
+        w = { count: 0, resetAt: t + windowMs };
+        windows.set(key, w);
+      }
+      w.count += 1;
+      return { count: w.count, resetMs: w.resetAt - t };
+    },
+  };
+}
+
+const HIT_SCRIPT = `
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
+return {count, ttl}`;
+
+export function createRedisStore(redis: Redis): RateLimitStore {
+  return {
+    async hit(key, windowMs) {
+      const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `cleaver:rl:${key}`, String(windowMs))) as [number, number];
+      return { count, resetMs: ttl };
+    },
+  };
+}
+
+export interface RateLimitGroup {
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+export type RateLimitKey = (request: FastifyRequest) => string;
+
+export const tooManyRequests = (retryAfterSec: number) =>
+  new AppError(429, 'Too Many Requests', { headers: { 'retry-after': String(retryAfterSec) } });
+
+/**
+ * Returns an onRequest hook enforcing one group. Headers follow the IETF draft
+ * (`RateLimit-Policy`, `RateLimit`); a 429 also carries `Retry-After`. When the store fails
+ * (Redis down) the request is let through: refusing all traffic would be worse than a brief
+ * gap in limiting.
+ */
+export function rateLimitHook(
+  store: RateLimitStore,
+  group: RateLimitGroup,
+  keyOf: RateLimitKey,
+  onStoreError: (error: unknown) => void = () => {},
+) {
+  const windowSec = Math.round(group.windowMs / 1000);
+  const policy = `"${group.name}";q=${group.limit};w=${windowSec}`;
+  const apply = (hit: RateLimitHit, reply: FastifyReply): Error | undefined => {
+    const resetSec = Math.max(1, Math.ceil(hit.resetMs / 1000));
+    const remaining = Math.max(0, group.limit - hit.count);
+    reply.header('ratelimit-policy', policy);
+    reply.header('ratelimit', `"${group.name}";r=${remaining};t=${resetSec}`);
+    return hit.count > group.limit ? tooManyRequests(resetSec) : undefined;
+  };
+  // Callback style: with the memory store the common path allocates no promise.
+  return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
+    let hit: RateLimitHit | Promise<RateLimitHit>;
+    try {
+      hit = store.hit(`${group.name}:${keyOf(request)}`, group.windowMs);
+    } catch (error) {
+      onStoreError(error);
+      return done();
+    }
+    if (!(hit instanceof Promise)) return done(apply(hit, reply));
+    hit.then(
+      (h) => done(apply(h, reply)),
+      (error) => {
+        onStoreError(error);
+        done();
+      },
+    );
+  };
+}

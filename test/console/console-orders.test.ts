@@ -1,0 +1,141 @@
+// Orders in the console: list with filters, order page with items, totals, timeline and
+// acknowledgments per integration key, and the platform's actions as forms.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { eventIdOf } from '../../src/modules/events/index.js';
+import { createLogisticsApp, deliveryUpdate, signedCall } from '../logistics/support.js';
+import { createSimpleOrder } from '../support/orders.js';
+import { bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
+import { login } from './console-session.js';
+
+let t: TestApp;
+
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t.close();
+});
+
+describe('orders', () => {
+  it('lists orders, filters by merchant and status, and shows an order with its timeline', async () => {
+    const me = await createMerchant(t.app, 'Casa de Carnes');
+    const other = await createMerchant(t.app, 'Outro Açougue');
+    const order = await createSimpleOrder(t.app, me.merchantId);
+    await createSimpleOrder(t.app, other.merchantId);
+    const s = await login(t.app);
+
+    const all = await s.get('/console/orders');
+    expect(all.statusCode).toBe(200);
+    expect(all.body.match(/href="\/console\/orders\/[0-9a-f-]{36}"/g)).toHaveLength(2);
+    const mine = await s.get(`/console/orders?merchantId=${me.merchantId}&status=CREATED`);
+    expect(mine.body.match(/href="\/console\/orders\/[0-9a-f-]{36}"/g)).toEqual([`href="/console/orders/${order.id}"`]);
+    expect((await s.get(`/console/orders?merchantId=${me.merchantId}&status=CONCLUDED`)).body).toContain(
+      'No orders match.',
+    );
+    const bad = await s.get('/console/orders?status=NOPE');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('status must be one of CREATED');
+
+    const page = await s.get(`/console/orders/${order.id}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Picanha');
+    expect(page.body).toContain('1.25 KG');
+    expect(page.body).toContain('BRL 112.38'); // 1.25 × 89.90 = 112.375 → centavos, half up
+    expect(page.body).toContain('<strong>CREATED</strong>');
+    expect(page.body).toMatch(/key-[0-9a-f]{8}: <span class="badge badge-warn">not acknowledged<\/span>/);
+
+    // The POS acknowledges: the timeline fragment says so for that key.
+    const ack = await t.app.inject({
+      method: 'POST',
+      url: '/v1/events/acknowledgment',
+      headers: bearer(me.token),
+      payload: [{ id: eventIdOf('CREATED'), orderId: order.id, eventType: 'CREATED' }],
+    });
+    expect(ack.statusCode).toBe(202);
+    const fragment = await s.get(`/console/orders/${order.id}/timeline`);
+    expect(fragment.statusCode).toBe(200);
+    expect(fragment.body).not.toContain('<html');
+    expect(fragment.body).toMatch(/key-[0-9a-f]{8}: <span class="badge badge-ok">acknowledged<\/span> <time/);
+  });
+
+  it('plays the platform: customer cancellation, POS tracking, conclude', async () => {
+    const me = await createMerchant(t.app);
+    const order = await createSimpleOrder(t.app, me.merchantId);
+    const s = await login(t.app);
+
+    const cancel = await s.post(`/console/orders/${order.id}/customerCancellation`, { reason: 'Mudei de ideia' });
+    expect(cancel.statusCode).toBe(303);
+    expect(cancel.headers.location).toBe(`/console/orders/${order.id}?done=customer+cancellation+requested`);
+    const again = await s.post(`/console/orders/${order.id}/customerCancellation`, {});
+    expect(again.statusCode).toBe(400);
+    expect(again.body).toContain('A customer cancellation request is already open');
+    const page = await s.get(`/console/orders/${order.id}`);
+    expect(page.body).toContain('<strong>ORDER_CANCELLATION_REQUEST</strong>');
+    expect(page.body).toContain('<dt>reason</dt><dd>Mudei de ideia</dd>');
+
+    const confirm = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${order.id}/confirm`,
+      headers: bearer(me.token),
+      payload: { createdAt: new Date().toISOString(), orderExternalCode: 'PDV-1' },
+    });
+    expect(confirm.statusCode).toBe(202);
+    const track = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${order.id}/tracking`,
+      headers: bearer(me.token),
+      payload: { deliveryTrackingInfo: { geoLocalization: { latitude: -23.5, longitude: -46.6 } } },
+    });
+    expect(track.statusCode).toBe(202);
+
+    const partner = await createLogisticsApp(t.app, [me.merchantId]);
+    const update = JSON.stringify(deliveryUpdate(order, { id: me.merchantId }, { type: 'DELIVERY_ONGOING' }));
+    const logistics = await signedCall(t.app, partner, me.merchantId, 'deliveryUpdate', update);
+    expect(logistics.statusCode, logistics.body).toBeLessThan(300);
+    const withLogistics = await s.get(`/console/orders/${order.id}/timeline`);
+    expect(withLogistics.body).toContain('<strong>Logistics DELIVERY_ONGOING</strong>');
+    expect(withLogistics.body).toContain('<span class="badge badge-muted">Logistics</span>');
+
+    const concluded = await s.post(`/console/orders/${order.id}/events`, { eventType: 'CONCLUDED' });
+    expect(concluded.statusCode).toBe(303);
+    const done = await s.get(`/console/orders/${order.id}`);
+    expect(done.body).toContain('<span class="badge badge-ok">CONCLUDED</span>');
+    expect(done.body).toContain('<strong>Tracking update</strong>');
+    expect(done.body).toContain('nothing more can happen to it');
+    const twice = await s.post(`/console/orders/${order.id}/events`, { eventType: 'CONCLUDED' });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(twice.body).toContain('role="alert"');
+    const bad = await s.post(`/console/orders/${order.id}/events`, { eventType: 'DELIVERED' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('eventType must be one of CONCLUDED, PICKUP_AREA_ASSIGNED, CANCELLED');
+  });
+});
+
+describe('merchants', () => {
+  it('creates a merchant and a key whose secret is shown once and works', async () => {
+    const s = await login(t.app);
+    const created = await s.post('/console/merchants', { name: 'Boi na Brasa', status: 'AVAILABLE' });
+    const merchantId = /([0-9a-f-]{36})/.exec(created.headers.location as string)?.[1] as string;
+    const keyPage = await s.post(`/console/merchants/${merchantId}/keys`, { name: 'PDV loja 1' });
+    expect(keyPage.statusCode).toBe(201);
+    expect(keyPage.headers['cache-control']).toBe('no-store');
+    const secret = /<code id="client-secret" class="wrap">([^<]+)<\/code>/.exec(keyPage.body)?.[1] as string;
+    expect(secret).toBeTruthy();
+    const token = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: { client_id: merchantId, client_secret: secret, grant_type: 'client_credentials' },
+    });
+    expect(token.statusCode).toBe(200);
+    const again = await s.get(`/console/merchants/${merchantId}`);
+    expect(again.body).toContain('PDV loja 1');
+    expect(again.body).not.toContain(secret);
+    const list = await s.get('/console/merchants');
+    expect(list.body).toMatch(/<td data-label="Keys">1<\/td>\s*<td data-label="Last seen"><time/);
+
+    const status = await s.post(`/console/merchants/${merchantId}/status`, { status: 'UNAVAILABLE' });
+    expect(status.statusCode).toBe(303);
+    expect((await t.services.merchants.requireMerchant(merchantId)).status).toBe('UNAVAILABLE');
+  });
+});

@@ -1,0 +1,56 @@
+// Logging in to the console through HTTP (inject), as a browser would: login page, form post,
+// session cookie, CSRF token read from the page.
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { ADMIN_TOKEN } from '../support/test-app.js';
+
+export interface ConsoleSession {
+  cookie: string;
+  csrf: string;
+  get(url: string): Promise<LightMyRequestResponse>;
+  post(url: string, form: Record<string, string>): Promise<LightMyRequestResponse>;
+}
+
+export const formBody = (form: Record<string, string>) => new URLSearchParams(form).toString();
+export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** `name=value` of a Set-Cookie header (the first cookie of that name). */
+export function setCookie(res: LightMyRequestResponse, name: string): string | undefined {
+  const raw = res.headers['set-cookie'];
+  const all = Array.isArray(raw) ? raw : raw ? [raw] : [];
+  return all.find((c) => c.startsWith(`${name}=`));
+}
+
+export const csrfOf = (html: string): string => {
+  const m = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!m) throw new Error('no CSRF field in page');
+  return m[1];
+};
+
+/** The login page's nonce cookie and CSRF token. */
+export async function loginForm(app: FastifyInstance): Promise<{ cookie: string; csrf: string }> {
+  const page = await app.inject({ method: 'GET', url: '/console/login' });
+  const cookie = setCookie(page, 'cleaver_console_login')?.split(';')[0];
+  if (!cookie) throw new Error('login page set no cookie');
+  return { cookie, csrf: csrfOf(page.body) };
+}
+
+export async function login(app: FastifyInstance, token = ADMIN_TOKEN): Promise<ConsoleSession> {
+  const form = await loginForm(app);
+  const res = await app.inject({
+    method: 'POST',
+    url: '/console/login',
+    headers: { ...FORM, cookie: form.cookie },
+    payload: formBody({ _csrf: form.csrf, token, next: '/console/merchants' }),
+  });
+  if (res.statusCode !== 303) throw new Error(`login: ${res.statusCode} ${res.body}`);
+  const cookie = setCookie(res, 'cleaver_console')?.split(';')[0] as string;
+  const merchants = await app.inject({ method: 'GET', url: '/console/merchants', headers: { cookie } });
+  const csrf = csrfOf(merchants.body);
+  return {
+    cookie,
+    csrf,
+    get: (url) => app.inject({ method: 'GET', url, headers: { cookie } }),
+    post: (url, body) =>
+      app.inject({ method: 'POST', url, headers: { ...FORM, cookie }, payload: formBody({ _csrf: csrf, ...body }) }),
+  };
+}

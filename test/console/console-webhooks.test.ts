@@ -1,0 +1,89 @@
+// Webhook deliveries in the console: failing first, every attempt, retry (CSRF-protected), and
+// the attempts in the order timeline.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createSimpleOrder } from '../support/orders.js';
+import { bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
+import { FORM, formBody, login } from './console-session.js';
+
+let t: TestApp;
+let receiver: WebhookReceiver;
+
+beforeEach(async () => {
+  t = await createTestApp({ env: { CLEAVER_WEBHOOK_RETRY_SCHEDULE: '0' } });
+  receiver = await startWebhookReceiver((_r, i) => (i === 0 ? { status: 200 } : { status: 503, body: 'down' }));
+  await t.services.webhooks.start();
+});
+afterEach(async () => {
+  await t.services.webhooks.stop();
+  await receiver.close();
+  await t.close();
+});
+
+describe('webhooks', () => {
+  it('lists failing deliveries first with their attempts and retries one', async () => {
+    const me = await createMerchant(t.app);
+    const onboard = await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchantOnboarding',
+      headers: bearer(me.token),
+      payload: { ordersWebhookURL: receiver.url },
+    });
+    expect(onboard.statusCode).toBe(200);
+    const order = await createSimpleOrder(t.app, me.merchantId); // CREATED → 200
+    await receiver.waitFor((r) => r.length >= 1);
+    await expect
+      .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, {}))[0]?.status)
+      .toBe('DELIVERED');
+    const s = await login(t.app);
+    await s.post(`/console/orders/${order.id}/customerCancellation`, {}); // ORDER_CANCELLATION_REQUEST → 503
+    await receiver.waitFor((r) => r.length >= 2);
+    await expect
+      .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' })).length)
+      .toBe(1);
+
+    const page = await s.get('/console/webhooks');
+    expect(page.statusCode).toBe(200);
+    const failedAt = page.body.indexOf('ORDER_CANCELLATION_REQUEST · <a');
+    const deliveredAt = page.body.indexOf('CREATED · <a');
+    expect(failedAt).toBeGreaterThan(0);
+    expect(deliveredAt).toBeGreaterThan(failedAt);
+    expect(page.body).toContain('<span class="badge badge-bad">1 failed</span>');
+    expect(page.body).toContain('<dd class="wrap">HTTP 503</dd>');
+    expect(page.body).toContain('<code class="wrap">down</code>');
+
+    const [failed] = await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' });
+    const noToken = await t.app.inject({
+      method: 'POST',
+      url: `/console/webhookDeliveries/${failed.id}/retry`,
+      headers: { ...FORM, cookie: s.cookie },
+      payload: formBody({ back: '/console/webhooks' }),
+    });
+    expect(noToken.statusCode).toBe(403);
+    expect(noToken.body).toContain('Invalid or missing CSRF token');
+
+    const retried = await s.post(`/console/webhookDeliveries/${failed.id}/retry`, { back: '/console/webhooks' });
+    expect(retried.statusCode).toBe(303);
+    expect(retried.headers.location).toBe('/console/webhooks?done=ORDER_CANCELLATION_REQUEST%20queued%20again');
+    await receiver.waitFor((r) => r.length >= 3);
+    await expect
+      .poll(
+        async () =>
+          (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' }))[0]?.attemptCount,
+      )
+      .toBe(2);
+
+    const timeline = await s.get(`/console/orders/${order.id}/timeline`);
+    expect(timeline.body).toContain('<strong>Webhook CREATED</strong> <span class="badge badge-ok">DELIVERED</span>');
+    expect(timeline.body).toContain(
+      '<strong>Webhook ORDER_CANCELLATION_REQUEST</strong> <span class="badge badge-bad">FAILED</span>',
+    );
+    expect(timeline.body).toContain('<summary>2 attempts</summary>');
+
+    const missing = await s.post('/console/webhookDeliveries/0190a2c4-0000-7000-8000-000000000001/retry', {});
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('Webhook delivery not found');
+    const outside = await s.post(`/console/webhookDeliveries/${failed.id}/retry`, { back: 'https://evil.example/' });
+    expect(outside.headers.location).toMatch(/^\/console\/webhooks\?merchantId=/);
+  });
+});

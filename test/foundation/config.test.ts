@@ -1,0 +1,110 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseRetrySchedule, SANDBOX_APP_ID } from '../../src/config.js';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cleaver-config-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('loadConfig', () => {
+  it('has the defaults of OPERATOR-API.md', () => {
+    const dir = tempDir();
+    const config = loadConfig({ CLEAVER_DATA_DIR: dir });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      dataDir: dir,
+      env: 'sandbox',
+      publicUrl: 'http://127.0.0.1:8080',
+      appId: SANDBOX_APP_ID,
+      redisUrl: undefined,
+      webhookRetryScheduleSec: [0, 5, 300, 1800, 7200, 18000, 36000, 36000],
+      rateLimits: { authPerMinute: 30, readPerMinute: 200, writePerMinute: 600 },
+      role: 'all',
+    });
+  });
+
+  it('generates the admin token and secret key once in sandbox and reuses them', () => {
+    const dir = tempDir();
+    const first = loadConfig({ CLEAVER_DATA_DIR: dir });
+    expect(first.generated).toEqual({ adminToken: true, secretKey: true });
+    expect(first.adminToken.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dir, 'admin-token'), 'utf8').trim()).toBe(first.adminToken);
+    const second = loadConfig({ CLEAVER_DATA_DIR: dir });
+    expect(second.adminToken).toBe(first.adminToken);
+    expect(second.secretKey).toBe(first.secretKey);
+  });
+
+  it('prefers values from the environment', () => {
+    const config = loadConfig({
+      CLEAVER_DATA_DIR: tempDir(),
+      CLEAVER_ADMIN_TOKEN: 'a'.repeat(40),
+      CLEAVER_SECRET_KEY: 'b'.repeat(40),
+      CLEAVER_PUBLIC_URL: 'https://api.example.com/',
+      DATABASE_URL: 'postgres://u@db:5432/x',
+      REDIS_URL: 'redis://r:6379',
+      PORT: '9000',
+    });
+    expect(config).toMatchObject({
+      adminToken: 'a'.repeat(40),
+      secretKey: 'b'.repeat(40),
+      publicUrl: 'https://api.example.com',
+      databaseUrl: 'postgres://u@db:5432/x',
+      redisUrl: 'redis://r:6379',
+      port: 9000,
+      generated: { adminToken: false, secretKey: false },
+    });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT must be a whole number, got "eighty"'],
+    [{ PORT: '70000' }, 'PORT must be between 0 and 65535, got 70000'],
+    [{ CLEAVER_ENV: 'staging' }, 'CLEAVER_ENV must be "sandbox" or "production", got "staging"'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must use postgres: or postgresql:, got "mysql:"'],
+    [{ DATABASE_URL: 'nonsense' }, 'DATABASE_URL is not a valid URL: "nonsense"'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL must use redis: or rediss:, got "http:"'],
+    [{ CLEAVER_APP_ID: 'app' }, 'CLEAVER_APP_ID must be a uuid, got "app"'],
+    [{ CLEAVER_ADMIN_TOKEN: 'short' }, 'CLEAVER_ADMIN_TOKEN must be at least 32 characters long'],
+    [
+      { CLEAVER_WEBHOOK_RETRY_SCHEDULE: '0,5,soon' },
+      'CLEAVER_WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of seconds, got "0,5,soon"',
+    ],
+    [{ CLEAVER_ROLE: 'boss' }, 'CLEAVER_ROLE must be all, api or worker, got "boss"'],
+  ])('refuses %j with a clear message', (env, message) => {
+    expect(() => loadConfig({ CLEAVER_DATA_DIR: tempDir(), ...env })).toThrow(new ConfigError(message));
+  });
+
+  it('stops a production start without admin token, secret key or app id (D25)', () => {
+    const dir = tempDir();
+    const base = {
+      CLEAVER_DATA_DIR: dir,
+      CLEAVER_ENV: 'production',
+      CLEAVER_APP_ID: '11111111-2222-4333-8444-555555555555',
+    };
+    expect(() => loadConfig(base)).toThrow('CLEAVER_ADMIN_TOKEN is required when CLEAVER_ENV=production');
+    expect(() => loadConfig({ ...base, CLEAVER_ADMIN_TOKEN: 'a'.repeat(40) })).toThrow(
+      'CLEAVER_SECRET_KEY is required when CLEAVER_ENV=production',
+    );
+    expect(() =>
+      loadConfig({
+        CLEAVER_DATA_DIR: dir,
+        CLEAVER_ENV: 'production',
+        CLEAVER_ADMIN_TOKEN: 'a'.repeat(40),
+        CLEAVER_SECRET_KEY: 'b'.repeat(40),
+      }),
+    ).toThrow('CLEAVER_APP_ID is required when CLEAVER_ENV=production');
+  });
+
+  it('parses fractional retry schedules (compressed schedules in tests)', () => {
+    expect(parseRetrySchedule('0, 0.5,2')).toEqual([0, 0.5, 2]);
+  });
+});

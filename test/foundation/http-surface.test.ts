@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('health, metrics, OpenAPI', () => {
+  it('reports live and ready', async () => {
+    const live = await t.app.inject({ method: 'GET', url: '/health/live' });
+    expect(live.statusCode).toBe(200);
+    expect(live.json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ method: 'GET', url: '/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok', database: t.database.kind });
+  });
+
+  it('serves Prometheus metrics with request counts by route pattern', async () => {
+    await createMerchant(t.app);
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    expect(res.body).toMatch(
+      /cleaver_http_requests_total\{method="POST",route="\/admin\/v1\/merchants",status="201"\} 1/,
+    );
+    expect(res.body).toContain('cleaver_http_request_duration_seconds_bucket');
+    expect(res.body).toContain('cleaver_process_cpu_user_seconds_total');
+  });
+
+  it('serves an OpenAPI 3 document generated from the route schemas, and a reference UI', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: 'http://cleaver.test' }]);
+    const token = doc.paths['/oauth/token'].post;
+    expect(token.responses['200'].content['application/json'].schema.properties.expires_in).toEqual({
+      type: 'integer',
+    });
+    expect(doc.paths['/v1/merchantOnboarding'].put.requestBody.content['application/json'].schema.required).toEqual([
+      'ordersWebhookURL',
+    ]);
+    expect(doc.components.schemas.Error).toBeDefined();
+    const docs = await t.app.inject({ method: 'GET', url: '/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.headers['content-type']).toContain('text/html');
+  });
+
+  it('answers unknown routes with a JSON 404 body', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(res.json()).toEqual({ title: 'Route not found', status: 404 });
+  });
+
+  it('413 for a body over the limit', async () => {
+    const small = await createTestApp({ database: t.database, env: { CLEAVER_BODY_LIMIT: '1024' } });
+    try {
+      const res = await small.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        payload: { client_id: 'x'.repeat(2000) },
+      });
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toEqual({ title: 'Request body is too large', status: 413 });
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('text the database cannot store', () => {
+  it('400 naming the field for a NUL character or an unpaired surrogate, before anything is written', async () => {
+    for (const name of ['Açougue\u0000', 'Boi \ud800']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/admin/v1/merchants',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ name }),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({
+        title: 'name contains characters that cannot be stored (NUL or unpaired surrogate)',
+        status: 400,
+      });
+    }
+  });
+});

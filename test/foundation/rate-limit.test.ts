@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from '../../src/plugins/rate-limit.js';
+import { createTestApp } from '../support/test-app.js';
+
+describe('memory store', () => {
+  it('counts per key in fixed windows and starts over after the window', async () => {
+    let now = 0;
+    const store = createMemoryStore(() => now);
+    expect(await store.hit('a', 60_000)).toEqual({ count: 1, resetMs: 60_000 });
+    now = 10_000;
+    expect(await store.hit('a', 60_000)).toEqual({ count: 2, resetMs: 50_000 });
+    expect(await store.hit('b', 60_000)).toEqual({ count: 1, resetMs: 60_000 });
+    now = 60_000;
+    expect(await store.hit('a', 60_000)).toEqual({ count: 1, resetMs: 60_000 });
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+if (redisUrl) {
+  describe('Redis store shared by two instances', () => {
+    it('enforces one auth budget across both (D23)', async () => {
+      const redis = new Redis(redisUrl);
+      // A client address of its own, so other runs sharing this Redis do not count against it.
+      const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.7`;
+      const a = await createTestApp({ redis, env: { CLEAVER_RATE_LIMIT_AUTH: '10' } });
+      const b = await createTestApp({ redis, database: a.database, env: { CLEAVER_RATE_LIMIT_AUTH: '10' } });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 14; i++) {
+          const app = i % 2 === 0 ? a.app : b.app;
+          const res = await app.inject({
+            method: 'POST',
+            url: '/oauth/token',
+            payload: { nonce: randomUUID() },
+            remoteAddress: ip,
+          });
+          statuses.push(res.statusCode);
+          if (res.statusCode === 429) expect(res.json()).toEqual({ title: 'Too Many Requests', status: 429 });
+        }
+        expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+        expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+      } finally {
+        await b.close();
+        await a.close();
+        redis.disconnect();
+      }
+    });
+
+    it('lets requests through when Redis is unreachable (fails open)', async () => {
+      const redis = new Redis('redis://127.0.0.1:1', {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        enableOfflineQueue: false,
+      });
+      redis.on('error', () => {});
+      const t = await createTestApp({ redis });
+      try {
+        const res = await t.app.inject({ method: 'POST', url: '/oauth/token', payload: {} });
+        expect(res.statusCode).toBe(400);
+        expect(res.json()).toEqual({ title: 'grant_type is required', status: 400, error: 'invalid_request' });
+      } finally {
+        await t.close();
+        redis.disconnect();
+      }
+    });
+  });
+}

@@ -1,0 +1,262 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { openPostgres } from '../../src/db/postgres.js';
+import { startServer } from '../../src/server.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
+import { ADMIN_TOKEN, adminHeaders, bearer, createMerchant, createTestApp, SECRET_KEY } from '../support/test-app.js';
+import { createTestDatabase, testDbKind } from '../support/test-db.js';
+
+const kind = testDbKind();
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cleaver-storage-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('migrations', () => {
+  it('applies nothing the second time', async () => {
+    const database = await createTestDatabase();
+    try {
+      expect(await migrate(database.db)).toEqual([]);
+      const { rows } = await database.db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
+      expect(rows[0].n).toBe(loadMigrations().length);
+    } finally {
+      await database.close();
+    }
+  });
+
+  if (kind === 'postgres') {
+    it('is safe when several processes migrate an empty database at once (advisory lock)', async () => {
+      const base = process.env.TEST_DATABASE_URL as string;
+      const name = `clv_mig_${process.pid}_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: base });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      const url = new URL(base);
+      url.pathname = `/${name}`;
+      const pools = [1, 2, 3, 4].map(() => openPostgres({ connectionString: url.toString(), max: 1 }));
+      try {
+        const results = await Promise.all(pools.map((db) => migrate(db)));
+        const all = loadMigrations().map((m) => m.name);
+        expect(results.filter((r) => r.length > 0)).toEqual([all]);
+        expect(results.filter((r) => r.length === 0)).toHaveLength(3);
+      } finally {
+        await Promise.all(pools.map((db) => db.close()));
+        await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+        await admin.end();
+      }
+    });
+  }
+});
+
+interface Started {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The real server as `npm start` builds it, in this process, on a data dir or database of the test's. */
+async function start(env: Record<string, string>): Promise<Started> {
+  const server = await startServer(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...env }));
+  return { url: server.url as string, stop: server.stop };
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies of several shapes, checked by the assertions
+async function json(res: Response): Promise<{ status: number; body: any }> {
+  return { status: res.status, body: res.status === 204 ? null : await res.json() };
+}
+
+describe('data survives a restart', () => {
+  it('keeps merchants, keys, tokens and onboarding', async () => {
+    const dataDir = tempDir();
+    const database = kind === 'postgres' ? await createTestDatabase() : undefined;
+    const env: Record<string, string> = {
+      CLEAVER_DATA_DIR: dataDir,
+      ...(database?.url ? { DATABASE_URL: database.url } : {}),
+    };
+    try {
+      let server = await start(env);
+      const admin = { authorization: `Bearer ${loadConfig(env).adminToken}`, 'content-type': 'application/json' };
+      const m = await json(
+        await fetch(`${server.url}/admin/v1/merchants`, {
+          method: 'POST',
+          headers: admin,
+          body: '{"name":"Boi Gordo"}',
+        }),
+      );
+      expect(m.status).toBe(201);
+      const k = await json(
+        await fetch(`${server.url}/admin/v1/merchants/${m.body.id}/integrationKeys`, {
+          method: 'POST',
+          headers: admin,
+          body: '{}',
+        }),
+      );
+      const tok = await json(
+        await fetch(`${server.url}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            client_id: m.body.id,
+            client_secret: k.body.clientSecret,
+            grant_type: 'client_credentials',
+          }),
+        }),
+      );
+      expect(tok.status).toBe(200);
+      const onboarding = {
+        ordersWebhookURL: 'http://127.0.0.1:9',
+        getMerchantURL: { baseURL: 'http://127.0.0.1:9/pos', apiKey: 'k-1' },
+      };
+      const put = () =>
+        fetch(`${server.url}/v1/merchantOnboarding`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${tok.body.access_token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ ordersWebhookURL: onboarding.ordersWebhookURL }),
+        });
+      expect((await json(await put())).status).toBe(200);
+      await fetch(`${server.url}/v1/merchantOnboarding`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${tok.body.access_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(onboarding),
+      });
+      await server.stop();
+
+      server = await start(env);
+      const again = await json(await put());
+      expect(again).toEqual({ status: 200, body: onboarding });
+      const detail = await json(await fetch(`${server.url}/admin/v1/merchants/${m.body.id}`, { headers: admin }));
+      expect(detail.body.integrationKeys.map((x: { keyId: string }) => x.keyId)).toEqual([k.body.keyId]);
+      await server.stop();
+    } finally {
+      await database?.close();
+    }
+  });
+});
+
+if (kind === 'pglite') {
+  describe('embedded database lock', () => {
+    const children: ChildProcess[] = [];
+    afterAll(() => {
+      for (const c of children) c.kill('SIGKILL');
+    });
+
+    function run(dataDir: string) {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+        env: { ...process.env, CLEAVER_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      let out = '';
+      child.stdout?.on('data', (d) => {
+        out += d;
+      });
+      child.stderr?.on('data', (d) => {
+        out += d;
+      });
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      const output = () => out;
+      return { child, exited, output };
+    }
+
+    it('lets one process open a data directory and refuses a second with a clear message', async () => {
+      const dataDir = tempDir();
+      const first = run(dataDir);
+      await expect.poll(() => first.output(), { timeout: 30_000, interval: 100 }).toContain('listening on');
+      const second = run(dataDir);
+      expect(await second.exited).toBe(78);
+      expect(second.output()).toContain(`The embedded database in ${dataDir} is in use by process ${first.child.pid}`);
+      first.child.kill('SIGTERM');
+      expect(await first.exited).toBe(0);
+      // The lock went with the process: a new start works.
+      const third = run(dataDir);
+      await expect.poll(() => third.output(), { timeout: 30_000, interval: 100 }).toContain('listening on');
+      third.child.kill('SIGTERM');
+      expect(await third.exited).toBe(0);
+    }, 60_000);
+  });
+}
+
+if (kind === 'postgres') {
+  describe('database outage', () => {
+    it('answers 503 with Retry-After while PostgreSQL is unreachable, and recovers by itself', async () => {
+      const database = await createTestDatabase();
+      const proxy = await startTcpProxy({
+        host: '127.0.0.1',
+        port: Number(new URL(database.url as string).port || 5432),
+      });
+      const viaProxy = new URL(database.url as string);
+      viaProxy.port = String(proxy.port);
+      viaProxy.hostname = '127.0.0.1';
+      const dataDir = tempDir();
+      const server = await start({
+        CLEAVER_DATA_DIR: dataDir,
+        DATABASE_URL: viaProxy.toString(),
+        CLEAVER_ADMIN_TOKEN: ADMIN_TOKEN,
+        CLEAVER_SECRET_KEY: SECRET_KEY,
+      });
+      try {
+        const list = () => fetch(`${server.url}/admin/v1/merchants`, { headers: adminHeaders });
+        expect((await list()).status).toBe(200);
+        await proxy.cut();
+        const down = await list();
+        expect(down.status).toBe(503);
+        expect(down.headers.get('retry-after')).toBe('5');
+        expect(await down.json()).toEqual({ title: 'Service temporarily unavailable', status: 503 });
+        const ready = await fetch(`${server.url}/health/ready`);
+        expect(ready.status).toBe(503);
+        expect((await fetch(`${server.url}/health/live`)).status).toBe(200);
+        await proxy.restore();
+        const started = Date.now();
+        await expect.poll(async () => (await list()).status, { timeout: 5000, interval: 100 }).toBe(200);
+        expect(Date.now() - started).toBeLessThan(5000);
+        expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+      } finally {
+        await server.stop();
+        await proxy.close();
+        await database.close();
+      }
+    });
+  });
+}
+
+describe('revocation across instances (D15)', () => {
+  it('refuses a revoked token on another instance within 1 s', async () => {
+    const a = await createTestApp();
+    const b = await createTestApp({ database: a.database });
+    try {
+      const m = await createMerchant(a.app);
+      const onboard = () =>
+        b.app.inject({
+          method: 'PUT',
+          url: '/v1/merchantOnboarding',
+          headers: bearer(m.token),
+          payload: { ordersWebhookURL: 'http://127.0.0.1:9' },
+        });
+      expect((await onboard()).statusCode).toBe(200); // cached on b
+      const revokedAt = Date.now();
+      const revoke = await a.app.inject({
+        method: 'POST',
+        url: '/oauth/revoke',
+        payload: { client_id: m.merchantId, client_secret: m.clientSecret, token: m.token },
+      });
+      expect(revoke.statusCode).toBe(200);
+      await expect.poll(async () => (await onboard()).statusCode, { timeout: 1000, interval: 20 }).toBe(401);
+      expect(Date.now() - revokedAt).toBeLessThan(1000);
+      const body = (await onboard()).json();
+      expect(body).toEqual({ title: 'Access token revoked', status: 401 });
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});

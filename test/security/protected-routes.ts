@@ -1,0 +1,179 @@
+// The shared security suite's registry (STYLE.md, unkey runCommonRouteTests): every protected
+// route is listed here. test/security/security.test.ts checks each one against missing,
+// malformed, expired, forged, `alg: none`, revoked and deleted-key credentials, and fails when
+// the app serves a /v1 or /admin/v1 route that is missing from this list.
+
+export interface RouteContext {
+  /** A merchant of the calling token, and a second merchant with its own data. */
+  merchantId: string;
+  otherMerchantId: string;
+  /** An order of the calling merchant and one of the other merchant, when orders exist. */
+  orderId?: string;
+  foreignOrderId?: string;
+  /** eventId of CREATED (D1), for acknowledgment payloads. */
+  createdEventId?: string;
+}
+
+export interface ProtectedRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The route pattern as Fastify knows it (for the completeness check). */
+  pattern: string;
+  url: (ctx: RouteContext) => string;
+  payload?: (ctx: RouteContext) => unknown;
+  /** A route on one order: a foreign order must answer 404 `Order not found` (D21). */
+  orderRoute?: boolean;
+}
+
+const json = (v: unknown) => () => v;
+
+/** /v1 routes behind the merchant bearer token (spec 5.1). */
+export const merchantRoutes: ProtectedRoute[] = [
+  {
+    method: 'PUT',
+    pattern: '/v1/merchantOnboarding',
+    url: () => '/v1/merchantOnboarding',
+    payload: json({ ordersWebhookURL: 'http://127.0.0.1:9' }),
+  },
+  ...orderRoutes(),
+  { method: 'GET', pattern: '/v1/events:polling', url: () => '/v1/events:polling' },
+  {
+    method: 'POST',
+    pattern: '/v1/events/acknowledgment',
+    url: () => '/v1/events/acknowledgment',
+    // The CREATED eventId (D1), on the route context's order.
+    payload: (c) => [{ id: c.createdEventId, orderId: c.orderId, eventType: 'CREATED' }],
+  },
+  {
+    method: 'PUT',
+    pattern: '/v1/merchantUpdate',
+    url: () => '/v1/merchantUpdate',
+    payload: json({ entityType: 'ITEM', updatedObjects: [] }),
+  },
+  {
+    method: 'GET',
+    pattern: '/v1/merchantStatus',
+    url: (c) => `/v1/merchantStatus?merchantId=${c.merchantId}`,
+  },
+  { method: 'GET', pattern: '/v1/merchant', url: () => '/v1/merchant' },
+];
+
+/** Merchant routes on one order: `orderId` in the path (the security suite checks foreign orders → 404). */
+function orderRoutes(): Array<ProtectedRoute & { orderRoute: true }> {
+  const route = (method: 'GET' | 'POST', action: string, payload?: unknown) => ({
+    method,
+    pattern: `/v1/orders/:orderId${action}`,
+    url: (c: RouteContext) => `/v1/orders/${c.orderId}${action}`,
+    payload: payload === undefined ? undefined : json(payload),
+    orderRoute: true as const,
+  });
+  return [
+    route('GET', ''),
+    route('POST', '/confirm', { createdAt: '2026-01-01T12:00:00Z', orderExternalCode: 'PDV-1' }),
+    route('POST', '/requestCancellation', { reason: 'x', code: 'SYSTEMIC_ISSUES', mode: 'AUTO' }),
+    route('POST', '/acceptCancellation'),
+    route('POST', '/denyCancellation', { reason: 'x', code: 'SYSTEMIC_ISSUES' }),
+    route('POST', '/readyForPickup'),
+    route('POST', '/dispatch', {}),
+    route('POST', '/delivered'),
+    route('POST', '/validateCode', { deliveryCode: '0000' }),
+    route('POST', '/tracking', { deliveryTrackingInfo: {} }),
+  ];
+}
+
+/** /admin/v1 routes behind the operator token. */
+export const adminRoutes: ProtectedRoute[] = [
+  { method: 'POST', pattern: '/admin/v1/merchants', url: () => '/admin/v1/merchants', payload: json({ name: 'x' }) },
+  { method: 'GET', pattern: '/admin/v1/merchants', url: () => '/admin/v1/merchants' },
+  { method: 'GET', pattern: '/admin/v1/merchants/:merchantId', url: (c) => `/admin/v1/merchants/${c.merchantId}` },
+  {
+    method: 'PATCH',
+    pattern: '/admin/v1/merchants/:merchantId',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}`,
+    payload: json({ name: 'y' }),
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/merchants/:merchantId/integrationKeys',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/integrationKeys`,
+    payload: json({}),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/admin/v1/merchants/:merchantId/integrationKeys/:keyId',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/integrationKeys/00000000-0000-4000-8000-000000000000`,
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/merchants/:merchantId/categories',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/categories`,
+    payload: json({ name: 'Bovinos' }),
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/merchants/:merchantId/products',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/products`,
+    payload: json({ name: 'Picanha', price: 89.9, unit: 'KG' }),
+  },
+  {
+    method: 'GET',
+    pattern: '/admin/v1/merchants/:merchantId/catalogSyncs',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/catalogSyncs`,
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/merchants/:merchantId/catalogPull',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/catalogPull`,
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/merchants/:merchantId/orders',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/orders`,
+    payload: json({ type: 'DELIVERY', items: [] }),
+  },
+  {
+    method: 'GET',
+    pattern: '/admin/v1/merchants/:merchantId/orders',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/orders`,
+  },
+  { method: 'GET', pattern: '/admin/v1/orders/:orderId', url: (c) => `/admin/v1/orders/${c.orderId}` },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/orders/:orderId/customerCancellation',
+    url: (c) => `/admin/v1/orders/${c.orderId}/customerCancellation`,
+    payload: json({}),
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/orders/:orderId/cancellationDecision',
+    url: (c) => `/admin/v1/orders/${c.orderId}/cancellationDecision`,
+    payload: json({ decision: 'deny' }),
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/orders/:orderId/events',
+    url: (c) => `/admin/v1/orders/${c.orderId}/events`,
+    payload: json({ eventType: 'CONCLUDED' }),
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/logisticsApps',
+    url: () => '/admin/v1/logisticsApps',
+    payload: json({ name: 'x', merchantIds: [] }),
+  },
+  { method: 'GET', pattern: '/admin/v1/logisticsApps', url: () => '/admin/v1/logisticsApps' },
+  {
+    method: 'DELETE',
+    pattern: '/admin/v1/logisticsApps/:appId',
+    url: () => '/admin/v1/logisticsApps/00000000-0000-4000-8000-000000000000',
+  },
+  {
+    method: 'GET',
+    pattern: '/admin/v1/merchants/:merchantId/webhookDeliveries',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/webhookDeliveries`,
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/webhookDeliveries/:deliveryId/retry',
+    url: () => '/admin/v1/webhookDeliveries/00000000-0000-4000-8000-000000000000/retry',
+  },
+];

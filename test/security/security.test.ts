@@ -1,0 +1,190 @@
+import { SignJWT, UnsecuredJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/lib/clock.js';
+import { deriveKey } from '../../src/lib/crypto.js';
+import { eventIdOf } from '../../src/modules/events/index.js';
+import { createSimpleOrder } from '../support/orders.js';
+import {
+  adminHeaders,
+  bearer,
+  createMerchant,
+  createTestApp,
+  type MerchantCredentials,
+  type TestApp,
+} from '../support/test-app.js';
+import { adminRoutes, merchantRoutes, type RouteContext } from './protected-routes.js';
+
+const clock = manualClock(new Date());
+let t: TestApp;
+let me: MerchantCredentials;
+let ctx: RouteContext;
+
+beforeAll(async () => {
+  // Each route's credential cases take fresh tokens; the per-IP auth budget is not under test here.
+  t = await createTestApp({ clock, env: { CLEAVER_RATE_LIMIT_AUTH: '100000' } });
+  me = await createMerchant(t.app, 'Security Merchant');
+  const other = await createMerchant(t.app, 'Other Merchant');
+  const order = await createSimpleOrder(t.app, me.merchantId);
+  const foreign = await createSimpleOrder(t.app, other.merchantId);
+  ctx = {
+    merchantId: me.merchantId,
+    otherMerchantId: other.merchantId,
+    orderId: order.id,
+    foreignOrderId: foreign.id,
+    createdEventId: eventIdOf('CREATED'),
+  };
+});
+afterAll(() => t.close());
+
+function call(route: (typeof merchantRoutes)[number], headers: Record<string, string>) {
+  return t.app.inject({
+    method: route.method,
+    url: route.url(ctx),
+    headers,
+    payload: route.payload ? (route.payload(ctx) as object) : undefined,
+  });
+}
+
+function expect401(res: { statusCode: number; headers: Record<string, unknown>; json(): unknown }, title?: string) {
+  expect(res.statusCode).toBe(401);
+  const body = res.json() as { title: string; status: number };
+  expect(body.status).toBe(401);
+  expect(typeof body.title).toBe('string');
+  if (title) expect(body.title).toBe(title);
+  expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
+}
+
+async function signWith(key: Uint8Array, claims: Record<string, unknown>, alg = 'HS256') {
+  const now = Math.floor(clock.now().getTime() / 1000);
+  return new SignJWT({ kid: me.keyId, ...claims })
+    .setProtectedHeader({ alg })
+    .setIssuer('cleaver')
+    .setAudience('cleaver:merchant-api')
+    .setSubject(me.merchantId)
+    .setJti(crypto.randomUUID())
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .sign(key);
+}
+
+describe('completeness', () => {
+  it('lists every /v1 and /admin/v1 route the app serves', () => {
+    const doc = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const served = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+    );
+    const registered = new Set([...merchantRoutes, ...adminRoutes].map((r) => `${r.method} ${r.pattern}`));
+    const unprotectedOnPurpose = (r: string) => /^\w+ \/(oauth|v1\/logistics)\//.test(r);
+    const missing = served.filter(
+      (r) => /^\w+ \/(v1|admin\/v1)\//.test(r) && !unprotectedOnPurpose(r) && !registered.has(r),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+describe.each(merchantRoutes.map((r) => [`${r.method} ${r.pattern}`, r] as const))('%s', (_name, route) => {
+  it('refuses a request without Authorization', async () => {
+    expect401(await call(route, {}), 'Missing bearer token');
+  });
+
+  it('refuses a malformed Authorization header', async () => {
+    expect401(await call(route, { authorization: 'Token abc' }));
+    expect401(await call(route, { authorization: 'Bearer' }));
+  });
+
+  it('refuses a forged token (signed with another key)', async () => {
+    const forged = await signWith(deriveKey('some-other-secret-key-0123456789abcdef', 'jwt-hs256'), {});
+    expect401(await call(route, bearer(forged)), 'Invalid access token');
+  });
+
+  it('refuses alg: none', async () => {
+    const now = Math.floor(clock.now().getTime() / 1000);
+    const unsigned = new UnsecuredJWT({ kid: me.keyId })
+      .setIssuer('cleaver')
+      .setAudience('cleaver:merchant-api')
+      .setSubject(me.merchantId)
+      .setJti(crypto.randomUUID())
+      .setIssuedAt(now)
+      .setExpirationTime(now + 3600)
+      .encode();
+    expect401(await call(route, bearer(unsigned)), 'Invalid access token');
+  });
+
+  it('refuses a token signed with the right key but another algorithm', async () => {
+    const key = deriveKey('test-secret-key-0123456789abcdefghijklmnopqrstu', 'jwt-hs256');
+    expect401(await call(route, bearer(await signWith(key, {}, 'HS512'))), 'Invalid access token');
+  });
+
+  it('refuses an expired token', async () => {
+    const fresh = await createMerchant(t.app, 'Expiring');
+    clock.advance(43_200_000 + 1000);
+    try {
+      expect401(await call(route, bearer(fresh.token)), 'Access token expired');
+    } finally {
+      clock.advance(-(43_200_000 + 1000));
+    }
+  });
+
+  it('refuses a revoked token', async () => {
+    const fresh = await createMerchant(t.app, 'Revoking');
+    const revoke = await t.app.inject({
+      method: 'POST',
+      url: '/oauth/revoke',
+      payload: { client_id: fresh.merchantId, client_secret: fresh.clientSecret, token: fresh.token },
+    });
+    expect(revoke.statusCode).toBe(200);
+    expect401(await call(route, bearer(fresh.token)), 'Access token revoked');
+  });
+
+  it('refuses a token of a deleted integration key', async () => {
+    const fresh = await createMerchant(t.app, 'Deleting');
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/v1/merchants/${fresh.merchantId}/integrationKeys/${fresh.keyId}`,
+      headers: adminHeaders,
+    });
+    expect(del.statusCode).toBe(204);
+    expect401(await call(route, bearer(fresh.token)));
+  });
+});
+
+// D21: another merchant's order is invisible: every order route (and acknowledgment) answers
+// 404 `Order not found`, and changes nothing.
+const foreignOrderRoutes = [
+  ...merchantRoutes.filter((r) => r.orderRoute),
+  ...merchantRoutes.filter((r) => r.pattern === '/v1/events/acknowledgment'),
+];
+describe.each(foreignOrderRoutes.map((r) => [`${r.method} ${r.pattern}`, r] as const))('%s', (_name, route) => {
+  it("answers 404 `Order not found` for another merchant's order", async () => {
+    const foreignCtx = { ...ctx, orderId: ctx.foreignOrderId };
+    const res = await t.app.inject({
+      method: route.method,
+      url: route.url(foreignCtx),
+      headers: bearer(me.token),
+      payload: route.payload ? (route.payload(foreignCtx) as object) : undefined,
+    });
+    expect({ status: res.statusCode, body: res.json() }).toEqual({
+      status: 404,
+      body: { title: 'Order not found', status: 404 },
+    });
+  });
+});
+
+it('foreign-order calls changed nothing on that order', async () => {
+  const view = await t.app.inject({
+    method: 'GET',
+    url: `/admin/v1/orders/${ctx.foreignOrderId}`,
+    headers: adminHeaders,
+  });
+  expect(view.json()).toMatchObject({ status: 'CREATED', lastEvent: 'CREATED', tracking: [] });
+  expect(view.json().events.map((e: { eventType: string }) => e.eventType)).toEqual(['CREATED']);
+  expect(view.json().events[0].acknowledgments.every((a: { acknowledged: boolean }) => !a.acknowledged)).toBe(true);
+});
+
+describe.each(adminRoutes.map((r) => [`${r.method} ${r.pattern}`, r] as const))('%s', (_name, route) => {
+  it('refuses a missing, a merchant, and a wrong operator token', async () => {
+    expect401(await call(route, {}), 'Missing bearer token');
+    expect401(await call(route, bearer(me.token)), 'Invalid operator token');
+    expect401(await call(route, bearer('not-the-admin-token')), 'Invalid operator token');
+  });
+});

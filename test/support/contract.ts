@@ -1,0 +1,88 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+
+// Issue 9 "Contract": every response the suite sees is checked against the service's own
+// /openapi.json. createTestApp installs this on every test app; test/support/contract-setup.ts
+// fails the test that produced a violation.
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+interface OpenApiDoc {
+  paths: Record<
+    string,
+    Record<string, { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }>
+  >;
+  components?: { schemas?: Record<string, object> };
+}
+
+const violations: string[] = [];
+
+export function takeContractViolations(): string[] {
+  return violations.splice(0);
+}
+
+function rewriteRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (node && typeof node === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      out[k] =
+        k === '$ref' && typeof v === 'string' ? v.replace(/^#\/components/, 'openapi#/components') : rewriteRefs(v);
+    }
+    return out;
+  }
+  return node;
+}
+
+/** Call after every route is registered and before ready(). */
+export function installContractCheck(app: FastifyInstance): void {
+  let validators: Map<string, ValidateFunction> | undefined;
+  const build = () => {
+    const doc = app.swagger() as unknown as OpenApiDoc;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ $id: 'openapi', components: rewriteRefs(doc.components ?? {}) });
+    const map = new Map<string, ValidateFunction>();
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, response] of Object.entries(op.responses ?? {})) {
+          const schema = response.content?.['application/json']?.schema;
+          if (schema) map.set(`${method.toUpperCase()} ${path} ${status}`, ajv.compile(rewriteRefs(schema) as object));
+        }
+      }
+    }
+    return map;
+  };
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const route = request.routeOptions.url;
+    if (!route || request.routeOptions.schema?.hide) return payload;
+    const path = route.replace(/:(\w+)/g, '{$1}').replace(/::/g, ':');
+    const doc = app.swagger() as unknown as OpenApiDoc;
+    const documented = doc.paths[path]?.[request.method.toLowerCase()];
+    if (!documented) return payload; // undocumented on purpose (hidden routes)
+    const status = String(reply.statusCode);
+    const contentType = String(reply.getHeader('content-type') ?? '');
+    const where = `${request.method} ${path} → ${status}`;
+    if (!documented.responses?.[status]) {
+      violations.push(`${where}: status not documented`);
+      return payload;
+    }
+    // 204 and 304 carry no body on the wire (Fastify drops whatever the handler passed).
+    if (status === '204' || status === '304') return payload;
+    // A response documented without a body (Type.Null schemas) serialises as `null`.
+    if (payload === 'null' && !documented.responses[status]?.content) return payload;
+    if (!contentType.includes('application/json') || typeof payload !== 'string' || payload === '') return payload;
+    validators ??= build();
+    const validate = validators.get(`${request.method} ${path} ${status}`);
+    if (!validate) {
+      violations.push(`${where}: JSON body but no documented schema`);
+      return payload;
+    }
+    if (!validate(JSON.parse(payload))) {
+      violations.push(`${where}: ${JSON.stringify(validate.errors?.slice(0, 3))} body ${payload.slice(0, 300)}`);
+    }
+    return payload;
+  });
+}
