@@ -1,0 +1,146 @@
+import pg from 'pg';
+import type { Db, NotificationHandler, Queryable, QueryResult } from './db.js';
+
+// bigint columns (counts, sequence numbers) stay far below 2^53: return numbers, as PGlite
+// does, so repositories see one shape. numeric stays a string (exact money, D9).
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+export interface PostgresOptions {
+  connectionString: string;
+  max?: number;
+  /** Called for errors on idle connections, which would otherwise crash the process. */
+  onError?: (error: Error) => void;
+}
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
+      const result = await client.query(sql, params as unknown[]);
+      return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
+    },
+    async exec(sql: string): Promise<void> {
+      await client.query(sql);
+    },
+  };
+}
+
+export function openPostgres(options: PostgresOptions): Db {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: 2000,
+    idleTimeoutMillis: 30_000,
+  });
+  pool.on('error', (error) => options.onError?.(error));
+  // The pool only listens for errors on idle connections. A connection that dies while checked
+  // out (between two statements of a transaction, when PostgreSQL goes away under load) emits
+  // 'error' on its client; with no listener that killed the process (issue 9 outage test). The
+  // failed statement reports the error to its caller; this keeps the process alive.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => options.onError?.(error));
+  });
+  const direct = wrap(pool);
+  const listeners: Array<() => Promise<void>> = [];
+
+  return {
+    kind: 'postgres',
+    query: direct.query,
+    exec: direct.exec,
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('BEGIN');
+        const result = await fn(wrap(client));
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          broken = true; // the connection is gone; do not return it to the pool
+        }
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+    async listen(channel: string, handler: NotificationHandler, onReconnect?: () => void) {
+      const { stop, firstAttempt } = listenWithReconnect(options, channel, handler, onReconnect);
+      listeners.push(stop);
+      // Wait for the first LISTEN, so a NOTIFY sent right after start() is not missed. If that
+      // attempt fails, reconnects go on in the background and onReconnect covers the gap.
+      await firstAttempt;
+      return stop;
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await Promise.all(listeners.map((stop) => stop()));
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * A dedicated connection that LISTENs, and comes back by itself after an outage: notifications
+ * are best effort, so every reconnect tells the caller to re-check what it may have missed.
+ */
+function listenWithReconnect(
+  options: PostgresOptions,
+  channel: string,
+  handler: NotificationHandler,
+  onReconnect?: () => void,
+): { stop: () => Promise<void>; firstAttempt: Promise<void> } {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let attempt = 0;
+
+  const connect = async () => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: 2000 });
+    c.on('error', () => scheduleReconnect(c));
+    c.on('end', () => scheduleReconnect(c));
+    c.on('notification', (msg) => {
+      if (msg.channel === channel) handler(msg.payload ?? '');
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+      client = c;
+      if (attempt > 0) onReconnect?.();
+      attempt = 0;
+    } catch {
+      scheduleReconnect(c);
+    }
+  };
+
+  const scheduleReconnect = (c: pg.Client) => {
+    if (stopped || (client !== undefined && client !== c) || timer) return;
+    client = undefined;
+    c.removeAllListeners('end');
+    c.end().catch(() => {});
+    attempt += 1;
+    const delay = Math.min(2000, 100 * 2 ** Math.min(attempt, 5));
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, delay);
+    timer.unref();
+  };
+
+  const firstAttempt = connect();
+  const stop = async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    const c = client;
+    client = undefined;
+    if (c) {
+      c.removeAllListeners('end');
+      await c.end().catch(() => {});
+    }
+  };
+  return { stop, firstAttempt };
+}
