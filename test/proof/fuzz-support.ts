@@ -409,6 +409,42 @@ export async function fingerprint(db: Db, sql: string): Promise<string> {
   return rows[0]?.f ?? '';
 }
 
+/**
+ * Tables a rejected request of an operation may still change, because the spec makes that
+ * operation non-atomic. Only POST /v1/events/acknowledgment: elements are processed one by one
+ * and a failing element leaves the earlier ones acknowledged (spec 4.13 rule 2, D4). Even there
+ * only existing receipts change (acknowledged_at is set): the row count must stay the same.
+ */
+const PARTIAL_WRITES_BY_SPEC: Record<string, string[]> = {
+  'POST /v1/events/acknowledgment': ['event_receipts'],
+};
+
+function fingerprintByTable(f: string): Map<string, { count: string; hash: string }> {
+  const tables = new Map<string, { count: string; hash: string }>();
+  for (const part of f.split(',').filter(Boolean)) {
+    const [name = '', count = '', hash = ''] = part.split(':');
+    tables.set(name, { count, hash });
+  }
+  return tables;
+}
+
+/** How a rejected request's write breaks the rule "nothing written", or [] when it does not. */
+export function rejectedWriteProblems(op: Operation, before: string, after: string): string[] {
+  if (before === after) return [];
+  const allowed = new Set(PARTIAL_WRITES_BY_SPEC[`${op.method} ${op.path}`] ?? []);
+  const was = fingerprintByTable(before);
+  const now = fingerprintByTable(after);
+  const problems: string[] = [];
+  for (const name of new Set([...was.keys(), ...now.keys()])) {
+    const a = was.get(name);
+    const b = now.get(name);
+    if (a?.count === b?.count && a?.hash === b?.hash) continue;
+    if (allowed.has(name) && a?.count === b?.count) continue;
+    problems.push(`${name}: ${a?.count ?? 0} rows → ${b?.count ?? 0} rows${a?.count === b?.count ? ' (updated)' : ''}`);
+  }
+  return problems;
+}
+
 /** The answer's problems, or [] when it is a proper one. */
 export function problemsWith(res: LightMyRequestResponse): string[] {
   const problems: string[] = [];

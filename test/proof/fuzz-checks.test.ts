@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { type Operation, rejectedWriteProblems } from './fuzz-support.js';
+
+// The fuzz suite's "nothing written when rejected" check, on hand-made fingerprints: it must
+// catch every write except the one partial write the spec allows (spec 4.13 rule 2, D4).
+
+function op(method: string, path: string): Operation {
+  return { method, path, operationId: 'x', parameters: [], body: undefined, security: 'bearer' };
+}
+
+const ack = op('POST', '/v1/events/acknowledgment');
+const confirm = op('POST', '/v1/orders/{orderId}/confirm');
+const before = 'event_receipts:4:100,orders:2:7';
+
+describe('rejectedWriteProblems', () => {
+  it('finds nothing when no table changed', () => {
+    expect(rejectedWriteProblems(confirm, before, before)).toEqual([]);
+  });
+
+  it('allows an acknowledgment batch that failed midway to keep its earlier acknowledgments', () => {
+    expect(rejectedWriteProblems(ack, before, 'event_receipts:4:250,orders:2:7')).toEqual([]);
+  });
+
+  it('reports an acknowledgment batch that added receipts or touched another table', () => {
+    expect(rejectedWriteProblems(ack, before, 'event_receipts:5:250,orders:2:7')).toEqual([
+      'event_receipts: 4 rows → 5 rows',
+    ]);
+    expect(rejectedWriteProblems(ack, before, 'event_receipts:4:100,orders:2:8')).toEqual([
+      'orders: 2 rows → 2 rows (updated)',
+    ]);
+  });
+
+  it('reports any write of a rejected request of another operation', () => {
+    expect(rejectedWriteProblems(confirm, before, 'event_receipts:4:250,orders:2:7')).toEqual([
+      'event_receipts: 4 rows → 4 rows (updated)',
+    ]);
+    expect(rejectedWriteProblems(confirm, before, `${before},webhook_deliveries:1:3`)).toEqual([
+      'webhook_deliveries: 0 rows → 1 rows',
+    ]);
+  });
+});
