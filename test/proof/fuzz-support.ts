@@ -419,6 +419,11 @@ const PARTIAL_WRITES_BY_SPEC: Record<string, string[]> = {
   'POST /v1/events/acknowledgment': ['event_receipts'],
 };
 
+/** The tables a rejected request of `op` may still have updated (spec 4.13 rule 2, D4). */
+export function partialWritesAllowed(op: Operation): string[] {
+  return PARTIAL_WRITES_BY_SPEC[`${op.method} ${op.path}`] ?? [];
+}
+
 function fingerprintByTable(f: string): Map<string, { count: string; hash: string }> {
   const tables = new Map<string, { count: string; hash: string }>();
   for (const part of f.split(',').filter(Boolean)) {
@@ -431,7 +436,7 @@ function fingerprintByTable(f: string): Map<string, { count: string; hash: strin
 /** How a rejected request's write breaks the rule "nothing written", or [] when it does not. */
 export function rejectedWriteProblems(op: Operation, before: string, after: string): string[] {
   if (before === after) return [];
-  const allowed = new Set(PARTIAL_WRITES_BY_SPEC[`${op.method} ${op.path}`] ?? []);
+  const allowed = new Set(partialWritesAllowed(op));
   const was = fingerprintByTable(before);
   const now = fingerprintByTable(after);
   const problems: string[] = [];
