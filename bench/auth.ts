@@ -1,4 +1,4 @@
-// Issue 2 benchmark: what the bearer-token layer costs when the token is cached, relative to a
+// Benchmark (architecture.md#benchmarks): what the bearer-token layer costs when the token is cached, relative to a
 // bare Fastify route in the same run, and POST /oauth/token throughput with the limit lifted.
 // Rounds alternate the targets so that load from elsewhere on the machine hits all of them
 // alike; each ratio is the median over the rounds.

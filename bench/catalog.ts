@@ -1,4 +1,4 @@
-// Catalog processing benchmark (issue 3): a MERCHANT upload from the 204 to SUCCESS, against a
+// Catalog processing benchmark (architecture.md#benchmarks): a MERCHANT upload from the 204 to SUCCESS, against a
 // plain bulk insert of the same rows measured in the same run, on PostgreSQL and PGlite.
 //   node --import tsx bench/catalog.ts
 // PostgreSQL: TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/test (a fresh database is

@@ -47,6 +47,11 @@ const key = await services.auth.createIntegrationKey(merchant.id, 'bench-small-h
 const token = await services.auth.issueTokenForClient(merchant.id, key.clientSecret);
 const key2 = await services.auth.createIntegrationKey(merchant.id, 'bench-large-history');
 const token2 = await services.auth.issueTokenForClient(merchant.id, key2.clientSecret);
+// The same two histories for two opendelivery keys (D27): one eventId per occurrence (D28).
+const key3 = await services.auth.createIntegrationKey(merchant.id, 'bench-od-small-history', 'opendelivery');
+const token3 = await services.auth.issueTokenForClient(merchant.id, key3.clientSecret);
+const key4 = await services.auth.createIntegrationKey(merchant.id, 'bench-od-large-history', 'opendelivery');
+const token4 = await services.auth.issueTokenForClient(merchant.id, key4.clientSecret);
 const product = await services.catalog.createHandMadeProduct(merchant.id, { name: 'Picanha', price: 89.9, unit: 'KG' });
 let orderId = '';
 // 50 pending events for the key: what each poll returns.
@@ -70,6 +75,10 @@ process.stdout.write(
     keyId: key.keyId,
     token2: token2.access_token,
     keyId2: key2.keyId,
+    token3: token3.access_token,
+    keyId3: key3.keyId,
+    token4: token4.access_token,
+    keyId4: key4.keyId,
     orderId,
   })}\n`,
 );

@@ -12,8 +12,15 @@ const DOC = 'docs/benchmarks.md';
 
 const benches = [
   { file: 'bench/auth.ts', what: 'auth layer vs bare Fastify route; POST /oauth/token' },
-  { file: 'bench/polling.ts', what: 'polling with 1k vs 1M acknowledged events; GET order vs bare primary-key read' },
+  {
+    file: 'bench/polling.ts',
+    what: 'polling with 1k vs 1M acknowledged events, cleaver and opendelivery keys; GET order vs bare primary-key read',
+  },
   { file: 'bench/catalog.ts', what: 'MERCHANT upload 10k/50k items vs plain bulk insert, PostgreSQL and PGlite' },
+  {
+    file: 'bench/od-catalog.ts',
+    what: 'Open Delivery menu of 10k items pulled from a local POS vs the same catalog as a MERCHANT upload',
+  },
   { file: 'bench/webhooks.ts', what: 'deliveries per second and commit-to-attempt latency' },
   ...(process.env.BENCH_SOAK === '1' ? [{ file: 'bench/soak.ts', what: 'mixed traffic, RSS growth and errors' }] : []),
 ].filter((b) => existsSync(b.file));

@@ -1,4 +1,4 @@
-// Issue 9 "Soak": SOAK_SECONDS (default 300) of mixed traffic against a `cleaver serve` child
+// Soak (architecture.md#soak): SOAK_SECONDS (default 300) of mixed traffic against a `cleaver serve` child
 // process: order intake, polling and acknowledgment, every POS order action, GET order, catalog
 // uploads, and webhooks to a local receiver. The child's RSS is sampled every 5 s; growth is
 // measured from the end of a 30 s warm-up (target < 10 %) and every unexpected answer counts as

@@ -159,7 +159,13 @@ async function run(kind: 'postgres' | 'pglite', receiver: Receiver, baseline: nu
   const merchant = await services.merchants.createMerchant({ name: 'Bench' });
   const key = await services.auth.createIntegrationKey(merchant.id, 'bench');
   await services.merchants.onboard(
-    { merchantId: merchant.id, keyId: key.keyId, jti: newId(), expiresAt: Date.now() + 3_600_000 },
+    {
+      merchantId: merchant.id,
+      keyId: key.keyId,
+      jti: newId(),
+      expiresAt: Date.now() + 3_600_000,
+      profile: key.profile,
+    },
     { ordersWebhookURL: receiver.url },
   );
   const { webhooks } = services;

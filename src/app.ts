@@ -3,26 +3,40 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import type { Redis } from 'ioredis';
 import { consoleRoutes } from './console/index.js';
-import { isMigrated } from './db/migrate.js';
 import { badRequest } from './lib/errors.js';
 import { ErrorBody } from './lib/schemas.js';
 import { unstorableTextPath } from './lib/storable-text.js';
-import { oauthRoutes } from './modules/auth/oauth-routes.js';
-import { catalogRoutes } from './modules/catalog/catalog-routes.js';
-import { eventsRoutes } from './modules/events/events-routes.js';
+import type { ShutdownState } from './lifecycle/shutdown-state.js';
+import { oauthRoutes } from './modules/auth/index.js';
+import { catalogRoutes } from './modules/catalog/index.js';
+import { eventsRoutes } from './modules/events/index.js';
 import { logisticsRoutes, useLogisticsAuth } from './modules/logistics/index.js';
-import { onboardingRoutes } from './modules/merchants/onboarding-routes.js';
-import { operatorCatalogRoutes } from './modules/operator/operator-catalog-routes.js';
-import { operatorLogisticsRoutes } from './modules/operator/operator-logistics-routes.js';
-import { operatorMerchantsRoutes } from './modules/operator/operator-merchants-routes.js';
-import { operatorOrdersRoutes } from './modules/operator/operator-orders-routes.js';
-import { operatorWebhooksRoutes } from './modules/operator/operator-webhooks-routes.js';
-import { ordersRoutes } from './modules/orders/orders-routes.js';
-import { adminAuth, merchantAuth } from './plugins/auth-hooks.js';
-import { registerErrorHandling, renderFrameworkError } from './plugins/error-handler.js';
+import { onboardingRoutes } from './modules/merchants/index.js';
+import {
+  operatorCatalogRoutes,
+  operatorLogisticsRoutes,
+  operatorMerchantsRoutes,
+  operatorNoticesRoutes,
+  operatorOrdersRoutes,
+  operatorWebhooksRoutes,
+} from './modules/operator/index.js';
+import { auditRoutes, operatorsRoutes } from './modules/operators/index.js';
+import { ordersRoutes, versionsRoutes } from './modules/orders/index.js';
+import { operatorSandboxRoutes, posSandboxRoutes } from './modules/sandbox/index.js';
+import { routeGroupOf } from './modules/usage/index.js';
+import { merchantAuth, useOperatorApiAuth } from './plugins/auth-hooks.js';
+import { registerErrorHandling, renderClientError, renderFrameworkError } from './plugins/error-handler.js';
+import { type HealthSources, registerHealthRoutes, registerShutdownHooks } from './plugins/health.js';
+import { registerJsonBodyParser } from './plugins/json-body.js';
 import { registerHttpMetrics } from './plugins/metrics.js';
 import { registerOpenApi } from './plugins/openapi.js';
-import { createMemoryStore, createRedisStore, type RateLimitStore, rateLimitHook } from './plugins/rate-limit.js';
+import {
+  createFailoverStore,
+  createMemoryStore,
+  createRedisStore,
+  type RateLimitStore,
+  rateLimitHook,
+} from './plugins/rate-limit.js';
 import { validatorCompiler } from './plugins/validation.js';
 import type { Services } from './services.js';
 
@@ -31,9 +45,24 @@ export interface AppOptions {
   redis?: Redis;
   /** Extra routes behind the merchant token and rate limits (benchmarks measure the auth layer with it). */
   extraMerchantRoutes?: FastifyPluginAsync;
+  /** D31: the process's shutdown phase (server.ts); tests build apps without one. */
+  shutdown?: ShutdownState;
+  /** Health of this process's background queues, for /health/ready. */
+  workersHealth?: HealthSources['workers'];
 }
 
 const MINUTE = 60_000;
+/** Token requests are a few hundred bytes; nothing authenticates them before they are read. */
+const OAUTH_BODY_LIMIT = 16 * 1024;
+/** A deliveryUpdate is a few KB; the signature is checked over every byte of it. */
+const LOGISTICS_BODY_LIMIT = 1024 * 1024;
+
+/** Every route registered in `scope` from now on gets `limit` (or less) unless it sets its own. */
+function limitBodies(scope: FastifyInstance, limit: number): void {
+  scope.addHook('onRoute', (route) => {
+    route.bodyLimit ??= Math.min(limit, scope.initialConfig.bodyLimit ?? limit);
+  });
+}
 /** A whole catalog upload (50k items ≈ 12 MB) may be larger than any other body. */
 const CATALOG_UPLOAD_FACTOR = 4;
 
@@ -48,23 +77,39 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     routerOptions: { maxParamLength: 200 },
     ajv: { customOptions: { strict: false } },
     frameworkErrors: renderFrameworkError,
+    // Malformed requests the HTTP parser refuses (431 oversized headers…) get {title, status} too.
+    clientErrorHandler: renderClientError,
+    // D31: our shutdown hook answers a stopping process's requests ({title, status}, Retry-After).
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  // D31: first of all hooks, so a stopping process answers before touching anything else.
+  if (options.shutdown) registerShutdownHooks(app, options.shutdown);
   app.setValidatorCompiler(validatorCompiler);
   // Bodies are JSON (spec 4); anything else is 415 (D22), not a string handed to validation.
   app.removeContentTypeParser('text/plain');
+  // Strict UTF-8, bounded depth, storable text: checked while parsing (src/plugins/json-body.ts).
+  registerJsonBodyParser(app);
   app.addSchema(ErrorBody);
   registerErrorHandling(app);
-  // Every parsed JSON body and query: text PostgreSQL cannot store is a 400 naming the field.
+  // Query strings: text PostgreSQL cannot store is a 400 naming the parameter (bodies are
+  // checked by the parser). A query is flat and small, so this walk is bounded.
   app.addHook('preValidation', (request, _reply, done) => {
-    const bad = unstorableTextPath(request.body) ?? unstorableTextPath(request.query);
+    const bad = unstorableTextPath(request.query);
     done(bad ? badRequest(`${bad} contains characters that cannot be stored (NUL or unpaired surrogate)`) : undefined);
   });
   await registerOpenApi(app, config.publicUrl);
   registerHttpMetrics(app, services.metrics);
 
-  const store: RateLimitStore = options.redis ? createRedisStore(options.redis) : createMemoryStore();
   const onStoreError = (error: unknown) => app.log.warn({ err: error }, 'rate-limit store unavailable');
+  // D23/D31: shared counters in Redis when configured, each call bounded; this instance's own
+  // counters while Redis is away.
+  const store: RateLimitStore = options.redis
+    ? createFailoverStore(createRedisStore(options.redis), createMemoryStore(), {
+        timeoutMs: config.redisTimeoutMs,
+        onError: onStoreError,
+      })
+    : createMemoryStore();
   const perKey = (request: { principal?: { keyId: string } }) => request.principal?.keyId ?? 'anonymous';
   const limits = config.rateLimits;
   const limiters = {
@@ -81,38 +126,62 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       perKey,
       onStoreError,
     ),
+    login: rateLimitHook(
+      store,
+      { name: 'login', limit: limits.loginPerMinute, windowMs: MINUTE },
+      (r) => r.ip,
+      onStoreError,
+    ),
   };
 
-  // Health (OPERATOR-API.md): live while the process runs; ready when the database answers and
-  // every migration is applied.
-  app.get('/health/live', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/health/ready', { schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await db.ping();
-      if (!(await isMigrated(db))) return reply.code(503).send({ title: 'Migrations pending', status: 503 });
-      return { status: 'ok', database: db.kind };
-    } catch {
-      return reply.code(503).header('retry-after', '5').send({ title: 'Database unreachable', status: 503 });
-    }
+  // D25: the sandbox's scenario routes exist only in the sandbox (404 in production).
+  const sandbox = services.sandbox;
+
+  registerHealthRoutes(app, {
+    db,
+    shutdown: options.shutdown,
+    workers: options.workersHealth,
+    redis: store.status ? () => (store.status as () => 'ok' | 'unavailable')() : undefined,
   });
 
-  // /oauth: no bearer token; one per-IP budget shared by the three routes (spec 8, D23).
+  // /oauth: no bearer token; one per-IP budget shared by the three routes (spec 8, D23). Nothing
+  // authenticates a body here before it is read, so it is kept small.
   await app.register(async (scope) => {
+    limitBodies(scope, OAUTH_BODY_LIMIT);
     await scope.register(formbody);
     scope.addHook('onRequest', limiters.auth);
-    await scope.register(oauthRoutes, { auth });
+    await scope.register(oauthRoutes, { prefix: '/oauth', auth });
+  });
+
+  // D29: Open Delivery's version discovery, asked before a token exists; per-IP like /oauth.
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', limiters.auth);
+    await scope.register(versionsRoutes, { prefix: '/v1' });
   });
 
   // /v1 merchant routes: bearer token, then the per-key budget of the route's group (D23).
   await app.register(async (scope) => {
     scope.addHook('onRequest', merchantAuth(auth));
+    // What each key does, for presence and usage (modules/usage): counted in memory, written in batches.
+    scope.addHook('onResponse', (request, reply, done) => {
+      if (request.principal) {
+        services.usageRecorder.record(
+          request.principal,
+          routeGroupOf(request.method, request.routeOptions.url),
+          reply.statusCode,
+          reply.elapsedTime,
+        );
+      }
+      done();
+    });
     scope.addHook('onRequest', (request, reply, done) => {
       const group = (request.routeOptions.config as { rateLimit?: 'read' | 'write' }).rateLimit ?? 'write';
       limiters[group](request, reply, done);
     });
-    await scope.register(onboardingRoutes, { merchants: services.merchants });
-    await scope.register(ordersRoutes, { orders: services.orders });
-    await scope.register(eventsRoutes, { events: services.events });
+    await scope.register(onboardingRoutes, { prefix: '/v1', merchants: services.merchants });
+    await scope.register(ordersRoutes, { prefix: '/v1', orders: services.orders });
+    await scope.register(eventsRoutes, { prefix: '/v1', events: services.events });
+    if (sandbox) await scope.register(posSandboxRoutes, { prefix: '/v1', sandbox });
     if (options.extraMerchantRoutes) await scope.register(options.extraMerchantRoutes);
     await scope.register(catalogRoutes, {
       catalog: services.catalog,
@@ -123,20 +192,23 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // /v1/logistics: no bearer token; the X-App-* headers and the body signature (spec 5.2).
   await app.register(
     async (scope) => {
+      limitBodies(scope, LOGISTICS_BODY_LIMIT);
       useLogisticsAuth(scope, { logisticsApps: services.logisticsApps });
       await scope.register(logisticsRoutes, { logistics: services.logistics });
     },
     { prefix: '/v1/logistics' },
   );
 
-  // /admin/v1: the operator token.
+  // /admin/v1: CLEAVER_ADMIN_TOKEN or a personal operator token, the role rule of each route, and
+  // an audit entry for every change (src/plugins/auth-hooks.ts, docs/security.md).
   await app.register(
     async (scope) => {
-      scope.addHook('onRequest', adminAuth(config.adminToken));
+      useOperatorApiAuth(scope, { operators: services.operators, audit: services.audit });
       await scope.register(operatorMerchantsRoutes, {
         merchants: services.merchants,
         auth,
         lastCatalogSync: services.catalog.lastSync,
+        usage: services.usage,
       });
       await scope.register(operatorCatalogRoutes, { merchants: services.merchants, catalog: services.catalog });
       await scope.register(operatorLogisticsRoutes, { logisticsApps: services.logisticsApps });
@@ -148,12 +220,37 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         webhookDeliveries: (orderId) => services.webhooks.listOrderDeliveries(orderId),
       });
       await scope.register(operatorWebhooksRoutes, { merchants: services.merchants, webhooks: services.webhooks });
+      await scope.register(operatorNoticesRoutes, { notices: services.notices });
+      await scope.register(operatorsRoutes, { operators: services.operators, clock: services.clock });
+      await scope.register(auditRoutes, { audit: services.audit });
+      if (sandbox) await scope.register(operatorSandboxRoutes, { sandbox });
     },
     { prefix: '/admin/v1' },
   );
 
-  // The operator console: HTML pages behind its own session login (src/console, issue 8).
-  await app.register(consoleRoutes, { prefix: '/console', services });
+  // The operator console: HTML pages behind its own session login (src/console, architecture.md#operator-console).
+  await app.register(consoleRoutes, { prefix: '/console', services, loginLimiter: limiters.login });
 
+  return app;
+}
+
+/**
+ * `--role worker`: no API, only health and metrics, so a supervisor can see that the process
+ * lives and whether its database and queues are healthy (D31).
+ */
+export async function buildHealthApp(
+  services: Services,
+  options: Pick<AppOptions, 'logger' | 'shutdown' | 'workersHealth'> = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    frameworkErrors: renderFrameworkError,
+    clientErrorHandler: renderClientError,
+    return503OnClosing: false,
+  });
+  if (options.shutdown) registerShutdownHooks(app, options.shutdown);
+  registerErrorHandling(app);
+  registerHealthRoutes(app, { db: services.db, shutdown: options.shutdown, workers: options.workersHealth });
+  registerHttpMetrics(app, services.metrics);
   return app;
 }

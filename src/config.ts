@@ -1,4 +1,4 @@
-// The only reader of process.env (STYLE.md). Values are validated once at start and passed down.
+// The only reader of process.env (style.md#shape-of-the-app). Values are validated once at start and passed down.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,6 +10,20 @@ export interface RateLimitConfig {
   authPerMinute: number;
   readPerMinute: number;
   writePerMinute: number;
+  /** Console login attempts per minute per client address. */
+  loginPerMinute: number;
+}
+
+/** Operator console sessions and the login lockout (docs/security.md). */
+export interface OperatorSecurityConfig {
+  sessionIdleSec: number;
+  sessionMaxSec: number;
+  /** Failed logins in a row before an account is locked; then each failure doubles the lock. */
+  loginMaxFailures: number;
+  /** The same per client address (many accounts tried from one place). */
+  loginIpMaxFailures: number;
+  loginLockoutSec: number;
+  loginLockoutMaxSec: number;
 }
 
 export interface Config {
@@ -28,20 +42,76 @@ export interface Config {
   webhookLeaseSec: number;
   /** D11: a 2xx must arrive within this; only tests lower it (no environment variable). */
   webhookTimeoutMs: number;
+  /** An endpoint failing longer than this is disabled until re-registered (0: never). */
+  webhookDisableAfterHours: number;
+  /** How long a worker holds a catalog sync between heartbeats; a crashed one's is retaken after this. */
+  catalogLeaseSec: number;
+  /** D31: how long a stopping process keeps serving (readiness already 503) before it stops accepting. */
+  shutdownDrainMs: number;
+  /** D31: from the signal, the most a stop may take before remaining connections are cut. */
+  shutdownTimeoutMs: number;
+  /** D31: the longest a call to Redis may take before the rate limiter fails open. */
+  redisTimeoutMs: number;
+  /** D30: how long what no one reads any more is kept, and the size of each pruning batch. */
+  retention: {
+    acknowledgedReceiptsHours: number;
+    pendingReceiptsDays: number;
+    finishedOrdersDays: number;
+    syncPayloads: number;
+    syncSummaryDays: number;
+    usageHours: number;
+    batch: number;
+    orderBatch: number;
+  };
+  /** POS presence thresholds (seconds since a key was last seen) and the opt-in switch-off (0: off). */
+  presence: { lateAfterSec: number; offlineAfterSec: number; autoUnavailableAfterSec: number };
   rateLimits: RateLimitConfig;
+  operatorSecurity: OperatorSecurityConfig;
   merchantCacheTtlSec: number;
   logLevel: string;
   bodyLimitBytes: number;
   role: Role;
+  /** How long a start waits for the database to answer before it gives up (CLEAVER_DB_WAIT_SEC). */
+  dbWaitSec: number;
+  /** Apply pending migrations at start (`serve --no-migrate` / CLEAVER_MIGRATE_ON_START=false: refuse instead). */
+  migrateOnStart: boolean;
   /** Which of the secrets were generated (and stored in the data dir) rather than given. */
   generated: { adminToken: boolean; secretKey: boolean };
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
+/** Exit codes of a start that cannot go on (sysexits.h), listed in `cleaver --help`. */
+export const STARTUP_EXIT = {
+  /** A bad environment value, a port in use, a data directory in use or not writable. */
+  CONFIG: 78,
+  /** The database did not answer within CLEAVER_DB_WAIT_SEC. */
+  DATABASE_UNREACHABLE: 69,
+  /** The database schema does not fit: migrations pending (--no-migrate) or one failed. */
+  DATABASE_SCHEMA: 65,
+} as const;
+
+/**
+ * Why the service cannot start, in one line that says what to do; the CLI prints it without a
+ * stack trace (LOG_LEVEL=debug adds it) and exits with `exitCode`.
+ */
+export class StartupError extends Error {
+  override name = 'StartupError';
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
 }
 
-/** Sandbox default for X-App-Id of outgoing webhooks (OPERATOR-API.md: "fixed uuid in sandbox"). */
+export class ConfigError extends StartupError {
+  override name = 'ConfigError';
+  constructor(message: string) {
+    super(message, STARTUP_EXIT.CONFIG);
+  }
+}
+
+/** Sandbox default for X-App-Id of outgoing webhooks (operator-api.md#starting-the-service). */
 export const SANDBOX_APP_ID = '6f1c2a4e-8b3d-4c5e-9a7f-0d2e4b6c8a10';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -52,10 +122,23 @@ type Env = Record<string, string | undefined>;
 function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`);
+  if (!/^\d+$/.test(raw.trim())) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
   const value = Number(raw);
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   return value;
+}
+
+/** pino's levels (the logger of every process). */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
 function readUrl(name: string, raw: string, protocols: string[]): string {
@@ -105,10 +188,36 @@ function resolveSecret(
     const stored = readFileSync(path, 'utf8').trim();
     if (stored.length >= MIN_SECRET_LENGTH) return { value: stored, generated: true };
   }
-  mkdirSync(dataDir, { recursive: true });
   const value = randomBytes(32).toString('base64url');
-  writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(path, `${value}\n`, { mode: 0o600 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ConfigError(
+      `CLEAVER_DATA_DIR ${dataDir} cannot be written (${code}) to keep the generated ${name}: ` +
+        `choose another directory, fix its permissions, or set ${name}`,
+    );
+  }
   return { value, generated: true };
+}
+
+function readOperatorSecurity(env: Env): OperatorSecurityConfig {
+  const sessionMaxSec = readInt(env, 'CLEAVER_SESSION_MAX_SEC', 8 * 3600, 60, 30 * 86_400);
+  const sessionIdleSec = readInt(env, 'CLEAVER_SESSION_IDLE_SEC', 1800, 60, 30 * 86_400);
+  if (sessionIdleSec > sessionMaxSec) {
+    throw new ConfigError(
+      `CLEAVER_SESSION_IDLE_SEC (${sessionIdleSec}) must not exceed CLEAVER_SESSION_MAX_SEC (${sessionMaxSec})`,
+    );
+  }
+  return {
+    sessionIdleSec,
+    sessionMaxSec,
+    loginMaxFailures: readInt(env, 'CLEAVER_LOGIN_MAX_FAILURES', 5, 1, 1000),
+    loginIpMaxFailures: readInt(env, 'CLEAVER_LOGIN_IP_MAX_FAILURES', 20, 1, 100_000),
+    loginLockoutSec: readInt(env, 'CLEAVER_LOGIN_LOCKOUT_SEC', 60, 1, 86_400),
+    loginLockoutMaxSec: 3600,
+  };
 }
 
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
@@ -138,6 +247,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (!['all', 'api', 'worker'].includes(role)) {
     throw new ConfigError(`CLEAVER_ROLE must be all, api or worker, got "${role}"`);
   }
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const migrateOnStart = readBoolean(env, 'CLEAVER_MIGRATE_ON_START', true);
   const admin = resolveSecret(env, 'CLEAVER_ADMIN_TOKEN', 'admin-token', cleaverEnv, dataDir);
   const secret = resolveSecret(env, 'CLEAVER_SECRET_KEY', 'secret-key', cleaverEnv, dataDir);
   return {
@@ -156,15 +270,39 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     ),
     webhookLeaseSec: readInt(env, 'CLEAVER_WEBHOOK_LEASE_SEC', 60, 1, 3600),
     webhookTimeoutMs: 15_000,
+    webhookDisableAfterHours: readInt(env, 'CLEAVER_WEBHOOK_DISABLE_AFTER_HOURS', 72, 0, 24 * 365),
+    catalogLeaseSec: readInt(env, 'CLEAVER_CATALOG_LEASE_SEC', 8, 2, 3600),
+    shutdownDrainMs: readInt(env, 'CLEAVER_SHUTDOWN_DRAIN_MS', 5_000, 0, 120_000),
+    shutdownTimeoutMs: readInt(env, 'CLEAVER_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    redisTimeoutMs: readInt(env, 'CLEAVER_REDIS_TIMEOUT_MS', 200, 10, 200),
+    retention: {
+      acknowledgedReceiptsHours: readInt(env, 'CLEAVER_RETENTION_ACKED_RECEIPTS_HOURS', 8, 1, 24 * 365),
+      pendingReceiptsDays: readInt(env, 'CLEAVER_RETENTION_PENDING_RECEIPTS_DAYS', 7, 1, 3650),
+      finishedOrdersDays: readInt(env, 'CLEAVER_RETENTION_FINISHED_ORDERS_DAYS', 30, 1, 3650),
+      syncPayloads: readInt(env, 'CLEAVER_RETENTION_SYNC_PAYLOADS', 20, 1, 10_000),
+      syncSummaryDays: readInt(env, 'CLEAVER_RETENTION_SYNC_DAYS', 90, 1, 3650),
+      usageHours: readInt(env, 'CLEAVER_RETENTION_USAGE_HOURS', 48, 1, 24 * 365),
+      batch: readInt(env, 'CLEAVER_RETENTION_BATCH', 1000, 10, 100_000),
+      orderBatch: 100,
+    },
+    presence: {
+      lateAfterSec: readInt(env, 'CLEAVER_PRESENCE_LATE_SEC', 120, 1, 86_400),
+      offlineAfterSec: readInt(env, 'CLEAVER_PRESENCE_OFFLINE_SEC', 900, 1, 7 * 86_400),
+      autoUnavailableAfterSec: readInt(env, 'CLEAVER_PRESENCE_AUTO_UNAVAILABLE_SEC', 0, 0, 30 * 86_400),
+    },
     rateLimits: {
       authPerMinute: readInt(env, 'CLEAVER_RATE_LIMIT_AUTH', 30, 1, 10_000_000),
       readPerMinute: readInt(env, 'CLEAVER_RATE_LIMIT_READ', 200, 1, 10_000_000),
       writePerMinute: readInt(env, 'CLEAVER_RATE_LIMIT_WRITE', 600, 1, 10_000_000),
+      loginPerMinute: readInt(env, 'CLEAVER_RATE_LIMIT_LOGIN', 10, 1, 10_000_000),
     },
+    operatorSecurity: readOperatorSecurity(env),
     merchantCacheTtlSec: readInt(env, 'CLEAVER_MERCHANT_CACHE_TTL', 60, 0, 86_400),
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel,
     bodyLimitBytes: readInt(env, 'CLEAVER_BODY_LIMIT', 10 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     role,
+    dbWaitSec: readInt(env, 'CLEAVER_DB_WAIT_SEC', 60, 0, 3600),
+    migrateOnStart,
     generated: { adminToken: admin.generated, secretKey: secret.generated },
     ...overrides,
   };

@@ -1,11 +1,12 @@
+import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
-import { buildApp } from './app.js';
-import { type Config, loadConfig } from './config.js';
-import { isDatabaseUnavailable } from './db/db.js';
-import { migrate } from './db/migrate.js';
-import { openDatabase } from './db/open-database.js';
+import { buildApp, buildHealthApp } from './app.js';
+import { type Config, loadConfig, STARTUP_EXIT, StartupError } from './config.js';
+import { migrate, migrationStatus } from './db/migrate.js';
+import { type OpenedDatabase, openDatabase, waitForDatabase } from './db/open-database.js';
 import { systemClock } from './lib/clock.js';
+import { createShutdownState } from './lifecycle/shutdown-state.js';
 import { createServices } from './services.js';
 import { startWorkers } from './workers.js';
 
@@ -13,70 +14,190 @@ export interface RunningServer {
   app: FastifyInstance | undefined;
   config: Config;
   url: string | undefined;
+  /** D31: drain, stop accepting, finish in-flight work, close; within the configured deadline. */
   stop(): Promise<void>;
 }
 
 const log = (message: string) => process.stdout.write(`${message}\n`);
+/** What a start waits for or warns about: diagnostics, on stderr. */
+const note = (message: string) => process.stderr.write(`cleaver: ${message}\n`);
 
-/** Waits for a database that is not up yet (PostgreSQL starting alongside us) instead of dying. */
-async function migrateWithRetry(run: () => Promise<string[]>): Promise<string[]> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (error) {
-      if (!isDatabaseUnavailable(error) || attempt >= 60) throw error;
-      log(`database not reachable yet (${(error as Error).message}); retrying in 1 s`);
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
+/**
+ * The schema before anything runs on it: pending migrations applied (or, with
+ * migrateOnStart false, refused with what to run), migrations newer than this code reported.
+ * Newer ones are a warning, not a stop: during a rolling upgrade the old version keeps running
+ * on the migrated database until it is replaced (migrations only add).
+ */
+async function prepareSchema(opened: OpenedDatabase, config: Config): Promise<void> {
+  const status = await migrationStatus(opened.db);
+  if (status.unknown.length) {
+    note(
+      `warning: ${opened.where} has migrations this version of cleaver does not know (${status.unknown.join(', ')}): ` +
+        'a newer version migrated it; run that version if anything fails',
+    );
+  }
+  if (config.migrateOnStart) {
+    const applied = await migrate(opened.db);
+    if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+    return;
+  }
+  if (status.pending.length) {
+    throw new StartupError(
+      `${opened.where} lacks ${status.pending.length} migration(s) (${status.pending.join(', ')}): run ` +
+        '"cleaver migrate" first, or start without --no-migrate (CLEAVER_MIGRATE_ON_START=true)',
+      STARTUP_EXIT.DATABASE_SCHEMA,
+    );
   }
 }
 
-/** config → database → migrate → app and workers → listen (ARCHITECTURE.md "Process model"). */
+/** What a failed listen means, in one line with the fix. */
+function listenError(error: unknown, config: Config): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const at = `${config.host}`;
+  switch (code) {
+    case 'EADDRINUSE':
+      return new StartupError(
+        `port ${config.port} is already in use on ${at}: stop the other process or set PORT to a free port`,
+        STARTUP_EXIT.CONFIG,
+        { cause: error },
+      );
+    case 'EACCES':
+      return new StartupError(
+        `port ${config.port} on ${at} needs privileges this process does not have: set PORT above 1023 (e.g. 8080)`,
+        STARTUP_EXIT.CONFIG,
+        { cause: error },
+      );
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new StartupError(
+        `cannot listen on HOST=${config.host} (${code === 'EADDRNOTAVAIL' ? 'not an address of this machine' : 'unknown host'}): ` +
+          'set HOST to 127.0.0.1, 0.0.0.0 or an address of this machine',
+        STARTUP_EXIT.CONFIG,
+        { cause: error },
+      );
+    default:
+      return error;
+  }
+}
+
+/**
+ * Binds and releases the port before anything else starts, so a taken port is reported at
+ * once instead of after opening and migrating the database. listen() still has the last word.
+ */
+async function checkPortFree(config: Config): Promise<void> {
+  if (config.port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (error) => reject(listenError(error, config)));
+    probe.listen({ port: config.port, host: config.host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** config → database → migrate → app and workers → listen (architecture.md#process-model). */
 export async function startServer(config: Config = loadConfig()): Promise<RunningServer> {
-  const opened = await openDatabase(config, (error) => log(`database connection error: ${error.message}`));
-  const applied = await migrateWithRetry(() => migrate(opened.db));
-  if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
+  // D31: losing the database is logged (at most every 10 s), never fatal: pools reconnect,
+  // workers back off, requests get 503 with Retry-After meanwhile.
+  await checkPortFree(config);
+  let lastDbErrorLog = 0;
+  const opened = await openDatabase(config, (error) => {
+    if (Date.now() - lastDbErrorLog < 10_000) return;
+    lastDbErrorLog = Date.now();
+    log(`database connection lost (${error.message}); reconnecting, retrying with backoff`);
+  });
+  try {
+    await waitForDatabase(opened, config, note);
+    await prepareSchema(opened, config);
+  } catch (error) {
+    await opened.close().catch(() => {});
+    throw error;
+  }
 
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+    ? new Redis(config.redisUrl, {
+        // D31: a frozen Redis must not hold requests: every call is bounded (the rate limiter
+        // also races it against its own timer) and nothing queues while disconnected.
+        commandTimeout: config.redisTimeoutMs,
+        connectTimeout: 1_000,
+        maxRetriesPerRequest: 0,
+        enableOfflineQueue: false,
+        lazyConnect: false,
+      })
     : undefined;
-  redis?.on('error', () => {}); // reconnects by itself; the rate limiter fails open meanwhile
+  redis?.on('error', () => {}); // reconnects by itself; the rate limiter falls back meanwhile
 
   const services = createServices({ config, db: opened.db, clock: systemClock });
   await services.auth.start();
-  const serveApi = config.role !== 'worker';
-  const app = serveApi
-    ? await buildApp(services, {
-        logger: {
-          level: config.logLevel,
-          redact: ['req.headers.authorization', 'req.headers["x-app-signature"]', '*.client_secret', '*.clientSecret'],
-        },
-        redis,
-      })
-    : undefined;
+  const shutdown = createShutdownState();
   const workers = config.role !== 'api' ? await startWorkers(services) : undefined;
+  const logger = {
+    level: config.logLevel,
+    redact: ['req.headers.authorization', 'req.headers["x-app-signature"]', '*.client_secret', '*.clientSecret'],
+  };
+  const appOptions = { logger, shutdown, workersHealth: workers?.health };
+  // Every role listens: the API, or for `--role worker` only health and metrics (D31).
+  const app =
+    config.role === 'worker'
+      ? await buildHealthApp(services, appOptions)
+      : await buildApp(services, { ...appOptions, redis });
 
-  let url: string | undefined;
-  if (app) {
+  if (config.role !== 'worker') services.usageRecorder.start();
+  try {
     await app.listen({ port: config.port, host: config.host });
-    const address = app.server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  } catch (error) {
+    // Nothing may be left running: the process is about to exit with the reason.
+    await Promise.allSettled([app.close(), workers?.stop(), services.usageRecorder.stop()]);
+    await services.auth.stop();
+    redis?.disconnect();
+    await opened.close();
+    throw listenError(error, config);
   }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
-  log(`cleaver ${config.env} (${config.role}) on ${opened.description}${url ? `, listening on ${url}` : ''}`);
+  log(`cleaver ${config.env} (${config.role}) on ${opened.description}, listening on ${url}`);
   if (config.generated.adminToken) {
     log(`operator token (generated, kept in ${config.dataDir}/admin-token): ${config.adminToken}`);
   }
 
+  // The process lives until it is told to stop: timers of workers and reconnects are not what
+  // keeps it alive, so losing the database never ends it (D31).
+  const keepAlive = setInterval(() => {}, 1 << 30);
+
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      await app?.close();
-      await workers?.stop();
-      await services.auth.stop();
-      redis?.disconnect();
-      await opened.close();
+      const started = Date.now();
+      const deadline = setTimeout(() => {
+        // Out of time: cut what is left so the process can exit within the deadline.
+        app.server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      deadline.unref();
+      try {
+        // 1. Drain: readiness 503 at once, keep serving with `Connection: close`.
+        shutdown.enter('draining');
+        await sleep(Math.min(config.shutdownDrainMs, config.shutdownTimeoutMs / 2));
+        // 2. Stop accepting; idle keep-alive connections close now, busy ones after their answer.
+        shutdown.enter('closing');
+        const closingIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+        try {
+          await Promise.all([app.close(), workers?.stop()]);
+        } finally {
+          clearInterval(closingIdle);
+        }
+        await services.usageRecorder.stop();
+        await services.auth.stop();
+        redis?.disconnect();
+        await opened.close();
+      } finally {
+        shutdown.enter('stopped');
+        clearTimeout(deadline);
+        clearInterval(keepAlive);
+        log(`stopped in ${Date.now() - started} ms`);
+      }
     })();
     return stopping;
   };

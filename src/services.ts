@@ -1,13 +1,24 @@
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
+import { throttledReport } from './jobs/throttled-report.js';
 import type { Clock } from './lib/clock.js';
-import { createAuthService } from './modules/auth/auth-service.js';
+import type { LookupFn } from './lib/net/address-guard.js';
+import { createAuthService } from './modules/auth/index.js';
 import { createCatalogService } from './modules/catalog/index.js';
 import { createEventsService, type EventListener } from './modules/events/index.js';
-import { createLogisticsAppsService } from './modules/logistics/logistics-apps-service.js';
-import { createLogisticsService } from './modules/logistics/logistics-service.js';
-import { createMerchantsService } from './modules/merchants/merchants-service.js';
+import { createLogisticsAppsService, createLogisticsService } from './modules/logistics/index.js';
+import { createMerchantsService } from './modules/merchants/index.js';
+import { createNoticesService } from './modules/notices/index.js';
+import {
+  createAuditService,
+  createLoginThrottle,
+  createOperatorsService,
+  createSessionsService,
+} from './modules/operators/index.js';
 import { createOrdersService } from './modules/orders/index.js';
+import { createRetention } from './modules/retention/index.js';
+import { createSandboxService } from './modules/sandbox/index.js';
+import { createUsageRecorder, createUsageService } from './modules/usage/index.js';
 import { createWebhooksService } from './modules/webhooks/index.js';
 import { createMetrics } from './plugins/metrics.js';
 
@@ -15,6 +26,8 @@ export interface CoreDeps {
   config: Config;
   db: Db;
   clock: Clock;
+  /** DNS resolution for every outbound connection to a merchant's address (tests: a fake resolver). */
+  lookup?: LookupFn;
 }
 
 /** Every use-case service, wired by hand (no container): the one place that shows who needs what. */
@@ -22,27 +35,90 @@ export function createServices(deps: CoreDeps) {
   const { config, db, clock } = deps;
   const metrics = createMetrics();
   const auth = createAuthService({ db, config, clock });
-  const merchants = createMerchantsService({ db, clock, auth, env: config.env });
-  const logisticsApps = createLogisticsAppsService({ db, clock, auth });
+  const merchants = createMerchantsService({ db, clock, auth, env: config.env, lookup: deps.lookup });
+  const logisticsApps = createLogisticsAppsService({ db, clock, auth, merchants });
   const catalog = createCatalogService({
     db,
     clock,
     merchantCacheTtlSec: config.merchantCacheTtlSec,
-    pullHttpsOnly: config.env === 'production',
+    production: config.env === 'production',
+    lookup: deps.lookup,
+    leaseMs: config.catalogLeaseSec * 1000,
     // D20: the catalog module sees the registered POS endpoint only through this function.
     getMerchantUrl: async (merchantId) => {
       const m = await merchants.findMerchant(merchantId);
       return m ? merchants.integrationConfig(m).getMerchantURL : null;
     },
+    // The merchant's row (status, store id) is written by the merchants module (spec 4.3, D29).
+    merchants,
   });
-  const webhooks = createWebhooksService({ db, clock, config, auth, registry: metrics.registry });
+  const notices = createNoticesService({ db });
+  const webhooks = createWebhooksService({
+    db,
+    clock,
+    config,
+    auth,
+    registry: metrics.registry,
+    lookup: deps.lookup,
+    notices,
+    disableAfterHours: config.webhookDisableAfterHours,
+  });
   // Fan-out beyond polling: called inside each event's recording transaction (outbox, D10).
   const eventListeners: EventListener[] = [webhooks.enqueueForEvent];
   const events = createEventsService({ db, clock, config, listeners: eventListeners });
   const orders = createOrdersService({ db, clock, config, events, merchants });
   const logistics = createLogisticsService({ db, clock, orders });
+  const usageRecorder = createUsageRecorder({ db, clock, onError: throttledReport('usage') });
+  const usage = createUsageService({
+    db,
+    clock,
+    presence: config.presence,
+    merchants,
+    lastTokenAt: (keyIds) => auth.lastTokenTimes(keyIds),
+    registry: metrics.registry,
+  });
+  // Operator accounts, console sessions, login lockout and the audit log (docs/security.md).
+  const operators = createOperatorsService({ db, clock, config });
+  const sec = config.operatorSecurity;
+  const operatorSessions = createSessionsService({
+    db,
+    clock,
+    adminToken: config.adminToken,
+    limits: { idleSec: sec.sessionIdleSec, maxSec: sec.sessionMaxSec },
+    operators,
+    throttle: createLoginThrottle({
+      db,
+      clock,
+      limits: {
+        accountMaxFailures: sec.loginMaxFailures,
+        ipMaxFailures: sec.loginIpMaxFailures,
+        lockoutSec: sec.loginLockoutSec,
+        maxLockoutSec: sec.loginLockoutMaxSec,
+      },
+    }),
+  });
+  const audit = createAuditService({ db, clock });
+  const retention = createRetention({
+    clock,
+    config: config.retention,
+    events,
+    orders,
+    webhooks,
+    logistics,
+    catalog,
+    usage,
+    registry: metrics.registry,
+  });
+  // D25: scenarios exist only in the sandbox.
+  const sandbox =
+    config.env === 'sandbox'
+      ? createSandboxService({ clock, merchants, catalog, orders, events, logistics, logisticsApps })
+      : undefined;
   return {
     ...deps,
+    sandbox,
+    retention,
+    notices,
     metrics,
     auth,
     merchants,
@@ -53,6 +129,11 @@ export function createServices(deps: CoreDeps) {
     events,
     orders,
     logistics,
+    usageRecorder,
+    usage,
+    operators,
+    operatorSessions,
+    audit,
   };
 }
 

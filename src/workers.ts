@@ -1,10 +1,15 @@
+import type { WorkerHealth } from './jobs/leased-worker.js';
+import { throttledReport } from './jobs/throttled-report.js';
 import type { Services } from './services.js';
 
 export interface RunningWorkers {
+  health(): WorkerHealth[];
   stop(): Promise<void>;
 }
 
 const HOUR = 3_600_000;
+const PRESENCE_CHECK_MS = 30_000;
+const RETENTION_EVERY_MS = 60_000;
 
 /** Background work of one process (`--role worker` or `all`). Each worker is stoppable. */
 export async function startWorkers(services: Services): Promise<RunningWorkers> {
@@ -16,7 +21,32 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
   }, HOUR).unref();
   stops.push(async () => clearInterval(prune));
 
-  // Catalog uploads (D16): woken by NOTIFY, with a slow sweep for expired leases.
+  // Retention (D30): a few seconds of small batches every minute, in every worker process (the
+  // batches of several workers do not collide: each statement picks its own rows).
+  const report = throttledReport('retention');
+  const retention = setInterval(() => {
+    services.retention.runOnce().catch(report);
+  }, RETENTION_EVERY_MS);
+  stops.push(async () => clearInterval(retention));
+
+  // Webhook endpoints failing longer than CLEAVER_WEBHOOK_DISABLE_AFTER_HOURS are disabled.
+  const reportHealth = throttledReport('webhook health');
+  const endpointCheck = setInterval(() => {
+    services.webhooks.disableLongFailing().catch(reportHealth);
+  }, RETENTION_EVERY_MS);
+  stops.push(async () => clearInterval(endpointCheck));
+
+  // POS presence (opt-in, CLEAVER_PRESENCE_AUTO_UNAVAILABLE_SEC): switch silent merchants off and
+  // back on. Every worker process may run it; each switch is a compare-and-set.
+  if (services.config.presence.autoUnavailableAfterSec > 0) {
+    const reportPresence = throttledReport('presence');
+    const presence = setInterval(() => {
+      services.usage.applyPresenceSwitch().catch(reportPresence);
+    }, PRESENCE_CHECK_MS);
+    stops.push(async () => clearInterval(presence));
+  }
+
+  // Catalog uploads (D16): woken by NOTIFY, by the earliest lease expiry, and a slow sweep.
   await services.catalog.worker.start();
   stops.push(() => services.catalog.worker.stop());
   // Webhook delivery (D11): woken by NOTIFY, plus a timer for the next due retry.
@@ -24,6 +54,7 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
   stops.push(() => services.webhooks.stop());
 
   return {
+    health: () => [services.catalog.worker.health(), services.webhooks.health()],
     async stop() {
       await Promise.all(stops.map((stop) => stop()));
     },

@@ -18,7 +18,7 @@ const config = loadConfig({
   CLEAVER_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijkl',
   CLEAVER_SECRET_KEY: 'bench-secret-key-0123456789abcdefghijklmno',
   CLEAVER_DATA_DIR: '/nonexistent',
-  // Benchmarks raise the limits through configuration, never code (issue 9).
+  // Benchmarks raise the limits through configuration, never code (architecture.md#benchmarks).
   CLEAVER_RATE_LIMIT_AUTH: '10000000',
   CLEAVER_RATE_LIMIT_READ: '10000000',
   CLEAVER_RATE_LIMIT_WRITE: '10000000',

@@ -13,6 +13,8 @@ import {
   type OperatorClient,
   type PosClient,
 } from '@cleaver/pos-client';
+import { STARTUP_EXIT, StartupError } from '../config.js';
+import { colourWanted, paint } from './terminal.js';
 
 /** Exit codes; listed in `cleaver --help`. */
 export const EXIT = {
@@ -23,7 +25,7 @@ export const EXIT = {
   SYNC_FAILED: 4,
   SYNC_TIMEOUT: 5,
   UNREACHABLE: 6,
-  CONFIG: 78,
+  ...STARTUP_EXIT,
 } as const;
 
 export const EXIT_CODES_HELP = `Exit codes:
@@ -34,7 +36,11 @@ export const EXIT_CODES_HELP = `Exit codes:
   4   catalog sync finished with FAIL (read moreInfo)
   5   timed out waiting for a catalog sync (still PROCESSING; nothing was resent)
   6   the server could not be reached
-  78  configuration error (serve, migrate, sandbox)`;
+  Starting the service (serve, migrate, sandbox demo), one line on stderr saying what to do:
+  65  the database schema does not fit: migrations pending with --no-migrate, or a migration failed
+  69  the database did not answer within CLEAVER_DB_WAIT_SEC seconds
+  78  configuration: a bad environment value, the port in use, the data directory in use or
+      not writable, the database refusing the login or missing`;
 
 export type Env = Record<string, string | undefined>;
 
@@ -44,8 +50,10 @@ export class UsageError extends Error {
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  stderr: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: Env;
+  /** Standard input (`--password-stdin`). */
+  stdin?: NodeJS.ReadableStream;
   /** Aborted on SIGINT/SIGTERM: long-running commands stop cleanly. */
   signal?: AbortSignal;
 }
@@ -84,10 +92,20 @@ export const POS_HELP = `${CONNECTION_HELP}
 
 /** parseArgs with our error type: an unknown option is a usage error (exit 2). */
 export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  // A negative number is a value, not an option: `--lat -23.55` means `--lat=-23.55` (parseArgs
+  // refuses a value that starts with a dash otherwise, and coordinates in Brazil all do).
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i].startsWith('--') ? args[i].slice(2) : undefined;
+    if (name && options[name]?.type === 'string' && /^-\d/.test(args[i + 1] ?? '')) {
+      joined.push(`${args[i]}=${args[++i]}`);
+    } else joined.push(args[i]);
+  }
   try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
+    return parseArgs({ args: joined, options, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    // parseArgs explains over several lines; a usage error is one.
+    throw new UsageError((error as Error).message.replace(/\s*\n\s*/g, ' '));
   }
 }
 
@@ -101,10 +119,23 @@ export function baseUrl(flag: string | undefined, env: Env): string {
   return url;
 }
 
+// The user agent names the CLI in the audit log (docs/security.md).
 export function operatorClient(
   values: { url?: string; 'admin-token'?: string; 'data-dir'?: string },
   env: Env,
 ): OperatorClient {
+  return createOperatorClient({
+    ...operatorConnection(values, env),
+    retry: { maxAttempts: 3 },
+    userAgent: 'cleaver-cli',
+  });
+}
+
+/** Where the operator API is and the bearer token to use (the bootstrap token or a personal one). */
+export function operatorConnection(
+  values: { url?: string; 'admin-token'?: string; 'data-dir'?: string },
+  env: Env,
+): { baseUrl: string; adminToken: string } {
   let adminToken = values['admin-token'] ?? env.CLEAVER_ADMIN_TOKEN;
   if (!adminToken) {
     const file = join(resolve(values['data-dir'] ?? env.CLEAVER_DATA_DIR ?? './.cleaver'), 'admin-token');
@@ -120,7 +151,7 @@ export function operatorClient(
       );
     }
   }
-  return createOperatorClient({ baseUrl: baseUrl(values.url, env), adminToken, retry: { maxAttempts: 3 } });
+  return { baseUrl: baseUrl(values.url, env), adminToken };
 }
 
 export function posClient(
@@ -146,6 +177,21 @@ export function requirePositional(positionals: string[], index: number, name: st
   const value = positionals[index];
   if (value === undefined || value === '') throw new UsageError(`missing argument ${name}`);
   return value;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A positional that must be a uuid (order and merchant ids are): a usage error names it. */
+export function requireUuid(positionals: string[], index: number, name: string, hint = ''): string {
+  const value = requirePositional(positionals, index, name);
+  if (!UUID.test(value)) throw new UsageError(`${name} must be a uuid, got "${value}"${hint}`);
+  return value;
+}
+
+/** Arguments after the last one a command takes are a mistake worth stopping for. */
+export function noMoreArguments(positionals: string[], count: number, command: string): void {
+  const extra = positionals[count];
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}" after "${command}"`);
 }
 
 export function printJson(io: Io, value: unknown): void {
@@ -179,12 +225,21 @@ export function reportError(io: Io, error: unknown, json: boolean): number {
   } else if (error instanceof CleaverApiError) {
     code = EXIT.API_ERROR;
     payload = { error: 'api', status: error.status, title: error.title, request: `${error.method} ${error.path}` };
+    // The router's own 404: the path itself is unknown to that server, not the order or merchant.
+    if (error.status === 404 && error.title === 'Route not found') {
+      payload.hint =
+        'this server does not offer that endpoint (an older Cleaver, or a sandbox-only route on a production server)';
+    }
   } else if (error instanceof CatalogSyncTimeoutError) {
     code = EXIT.SYNC_TIMEOUT;
     payload = { error: 'timeout', message: error.message, lastStatus: error.lastStatus };
   } else if (error instanceof CleaverNetworkError) {
     code = EXIT.UNREACHABLE;
     payload = { error: 'unreachable', message: error.message };
+  } else if (error instanceof StartupError) {
+    // `sandbox demo` starts the service itself: the same one-line reasons as `serve`.
+    code = error.exitCode;
+    payload = { error: 'startup', message: error.message };
   } else {
     throw error;
   }
@@ -194,8 +249,9 @@ export function reportError(io: Io, error: unknown, json: boolean): number {
       'title' in payload
         ? `${payload.status ? `${payload.status} ` : ''}${payload.title}${payload.request ? ` (${payload.request})` : ''}`
         : payload.message;
-    io.stderr.write(`cleaver: ${detail}\n`);
-    if (code === EXIT.USAGE) io.stderr.write(`Run "cleaver --help" for usage.\n`);
+    // One line, so that scripts and people see the whole problem at once.
+    const hint = payload.hint ? `: ${payload.hint}` : code === EXIT.USAGE ? ' (usage: cleaver --help)' : '';
+    io.stderr.write(`${paint(colourWanted(io.stderr, io.env)).red('cleaver:')} ${detail}${hint}\n`);
   }
   return code;
 }

@@ -1,6 +1,6 @@
-// `cleaver merchants|keys|logistics|orders …`: the operator API (OPERATOR-API.md) from a shell.
+// `cleaver merchants|keys|logistics|orders …`: the operator API (operator-api.md) from a shell.
 import { readFileSync } from 'node:fs';
-import type { SandboxOrderRequest } from '@cleaver/pos-client';
+import type { IntegrationProfile, SandboxOrderRequest } from '@cleaver/pos-client';
 import {
   ADMIN_HELP,
   ADMIN_OPTIONS,
@@ -25,8 +25,14 @@ export const MERCHANTS_HELP = `Usage:
 ${ADMIN_HELP}`;
 
 export const KEYS_HELP = `Usage:
-  cleaver keys create MERCHANT_ID [--name NAME]   the secret is shown only once
+  cleaver keys create MERCHANT_ID [--name NAME] [--profile cleaver|opendelivery]
+                                                  the secret is shown only once
+  cleaver keys set-profile MERCHANT_ID KEY_ID --profile cleaver|opendelivery
+                                                  the key's next request speaks the new dialect
   cleaver keys revoke MERCHANT_ID KEY_ID          its tokens stop working at once
+
+  --profile   cleaver (default): the spec; opendelivery: Open Delivery 1.7.0 where the two differ
+              (one eventId per event occurrence, webhooks to /v1/newEvent, 422 refusals)
 
 ${ADMIN_HELP}`;
 
@@ -113,23 +119,50 @@ export async function merchantsCommand(args: string[], io: Io): Promise<number> 
   }
 }
 
+const PROFILES: readonly IntegrationProfile[] = ['cleaver', 'opendelivery'];
+
+/** D27: --profile, checked before asking the server. */
+function profileOption(value: string | undefined, required: boolean): IntegrationProfile | undefined {
+  if (value === undefined) {
+    if (required) throw new UsageError('--profile is required (cleaver or opendelivery)');
+    return undefined;
+  }
+  if (!(PROFILES as readonly string[]).includes(value)) {
+    throw new UsageError(`--profile must be cleaver or opendelivery, not "${value}"`);
+  }
+  return value as IntegrationProfile;
+}
+
 export async function keysCommand(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { ...ADMIN_OPTIONS, name: { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    ...ADMIN_OPTIONS,
+    name: { type: 'string' },
+    profile: { type: 'string' },
+  });
   const [sub, ...rest] = positionals;
   if (values.help) return help(io, KEYS_HELP);
   switch (sub) {
     case 'create': {
-      const key = await operatorClient(values, io.env).createIntegrationKey(
-        requirePositional(rest, 0, 'MERCHANT_ID'),
-        values.name,
-      );
-      if (values.json) printJson(io, key);
+      const merchantId = requirePositional(rest, 0, 'MERCHANT_ID');
+      const profile = profileOption(values.profile, false);
+      const key = await operatorClient(values, io.env).createIntegrationKey(merchantId, values.name, profile);
+      if (values.json) printJson(io, { ...key, profile: profile ?? 'cleaver' });
       else
         printFields(io, [
           ['key id', key.keyId],
           ['client id', key.clientId],
           ['client secret', `${key.clientSecret}   (shown only now)`],
+          ['profile', profile ?? 'cleaver'],
         ]);
+      return EXIT.OK;
+    }
+    case 'set-profile': {
+      const merchantId = requirePositional(rest, 0, 'MERCHANT_ID');
+      const keyId = requirePositional(rest, 1, 'KEY_ID');
+      const profile = profileOption(values.profile ?? rest[2], true) as IntegrationProfile;
+      const key = await operatorClient(values, io.env).setIntegrationKeyProfile(merchantId, keyId, profile);
+      if (values.json) printJson(io, key);
+      else io.stdout.write(`key ${key.keyId} (${key.name}) now has the ${key.profile} profile\n`);
       return EXIT.OK;
     }
     case 'revoke': {

@@ -5,6 +5,7 @@ import { type EventRecord, type MerchantUpdateRequest, runEventLoop, type SyncSt
 import {
   EXIT,
   type Io,
+  noMoreArguments,
   POS_HELP,
   POS_OPTIONS,
   parse,
@@ -13,8 +14,11 @@ import {
   printJson,
   printTable,
   requirePositional,
+  requireUuid,
   UsageError,
 } from './common.js';
+import { ORDER_ACTIONS, ORDERS_COMMAND_HELP, ORDERS_OPTIONS, posOrdersCommand } from './pos-order-commands.js';
+import { SPINNER } from './terminal.js';
 
 export const POS_COMMAND_HELP = `Usage:
   cleaver pos token                               get an access token (spec 4.1)
@@ -25,7 +29,10 @@ export const POS_COMMAND_HELP = `Usage:
                                                   follow merchantStatus until SUCCESS or FAIL (never resent)
   cleaver pos catalog status                      the last sync status (spec 4.4)
   cleaver pos merchant                            the merchant record with categories and products (4.5)
-  cleaver pos order ORDER_ID                      one order (spec 4.6)
+  cleaver pos orders ACTION ORDER_ID [options]    read or act on an order (spec 4.6–4.12, D6); ACTION is
+                                                  ${Object.keys(ORDER_ACTIONS).join(', ')}
+                                                  (cleaver pos orders --help)
+  cleaver pos order ORDER_ID                      the order as JSON (same as pos orders show ORDER_ID --json)
   cleaver pos events tail [--ack] [--once] [--type EVENT_TYPE …] [--interval SECONDS]
                                                   print pending events as they arrive; --ack acknowledges
                                                   each batch after printing it (spec 4.13); --once polls
@@ -62,10 +69,9 @@ function printStatus(io: Io, status: SyncStatus): void {
   io.stdout.write(`moreInfo:\n${status.moreInfo ?? '(nothing to add)'}\n`);
 }
 
-const SPINNER = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
-
 async function catalogPush(io: Io, args: string[], values: Record<string, unknown>): Promise<number> {
   const file = requirePositional(args, 0, 'FILE');
+  noMoreArguments(args, 1, `pos catalog push ${file}`);
   const body = readJsonFile(file) as MerchantUpdateRequest;
   const json = values.json === true;
   const wait = values.wait === true;
@@ -192,6 +198,19 @@ async function eventsTail(io: Io, values: Record<string, unknown>): Promise<numb
   return EXIT.OK;
 }
 
+/** Options of the other `pos` subcommands (token, onboard, catalog, events). */
+const OTHER_POS_OPTIONS = [
+  'webhook-url',
+  'catalog-url',
+  'catalog-api-key',
+  'wait',
+  'timeout',
+  'interval',
+  'ack',
+  'once',
+  'type',
+] as const;
+
 export async function posCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...POS_OPTIONS,
@@ -204,21 +223,33 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
     ack: { type: 'boolean' },
     once: { type: 'boolean' },
     type: { type: 'string', multiple: true },
+    ...ORDERS_OPTIONS,
   });
+  const [sub, sub2, ...rest] = positionals;
   if (values.help) {
-    io.stdout.write(`${POS_COMMAND_HELP}\n`);
+    io.stdout.write(`${sub === 'orders' ? ORDERS_COMMAND_HELP : POS_COMMAND_HELP}\n`);
     return EXIT.OK;
   }
-  const [sub, sub2, ...rest] = positionals;
+  if (sub === 'orders') {
+    const other = OTHER_POS_OPTIONS.find((name) => values[name] !== undefined);
+    if (other) throw new UsageError(`--${other} does not apply to "pos orders"`);
+    return posOrdersCommand(io, positionals.slice(1), values);
+  }
+  const orderOption = Object.keys(ORDERS_OPTIONS).find((name) => values[name as keyof typeof values] !== undefined);
+  if (orderOption) throw new UsageError(`--${orderOption} applies to "pos orders" only`);
   const json = values.json === true;
+  // Words after the last argument a subcommand takes are mistakes (e.g. "pos order confirm ID").
+  const noMore = (count: number, command: string) => noMoreArguments(positionals, count, command);
   switch (sub) {
     case 'token': {
+      noMore(1, 'pos token');
       const token = await posClient(values, io.env).token();
       if (json) printJson(io, { access_token: token.accessToken, expires_at: token.expiresAt.toISOString() });
       else io.stdout.write(`${token.accessToken}\n`);
       return EXIT.OK;
     }
     case 'onboard': {
+      noMore(1, 'pos onboard');
       if (!values['webhook-url']) throw new UsageError('pos onboard needs --webhook-url');
       if ((values['catalog-url'] === undefined) !== (values['catalog-api-key'] === undefined)) {
         throw new UsageError('--catalog-url and --catalog-api-key go together');
@@ -240,6 +271,7 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
     case 'catalog':
       if (sub2 === 'push') return catalogPush(io, rest, values);
       if (sub2 === 'status') {
+        noMore(2, 'pos catalog status');
         const status = await posClient(values, io.env).merchantStatus();
         if (json) printJson(io, status);
         else printStatus(io, status);
@@ -247,6 +279,7 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
       }
       throw new UsageError(sub2 ? `unknown subcommand "pos catalog ${sub2}"` : 'pos catalog needs push or status');
     case 'merchant': {
+      noMore(1, 'pos merchant');
       const merchant = await posClient(values, io.env).getMerchant();
       if (json) printJson(io, merchant);
       else {
@@ -264,11 +297,17 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
       return EXIT.OK;
     }
     case 'order': {
-      printJson(io, await posClient(values, io.env).getOrder(requirePositional([sub2 ?? ''], 0, 'ORDER_ID')));
+      const hint = sub2 && sub2 in ORDER_ACTIONS ? ` (to act on an order: cleaver pos orders ${sub2} ORDER_ID)` : '';
+      const orderId = requireUuid(positionals, 1, 'ORDER_ID', hint);
+      noMore(2, `pos order ${orderId}`);
+      printJson(io, await posClient(values, io.env).getOrder(orderId));
       return EXIT.OK;
     }
     case 'events':
-      if (sub2 === 'tail') return eventsTail(io, values);
+      if (sub2 === 'tail') {
+        noMore(2, 'pos events tail');
+        return eventsTail(io, values);
+      }
       throw new UsageError(sub2 ? `unknown subcommand "pos events ${sub2}"` : 'pos events needs tail');
     default:
       throw new UsageError(sub ? `unknown subcommand "pos ${sub}"` : 'pos needs a subcommand');

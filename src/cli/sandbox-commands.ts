@@ -15,11 +15,13 @@ import {
 import { ConfigError, loadConfig } from '../config.js';
 import type { RunningServer } from '../server.js';
 import { EXIT, type Io, parse, printJson, UsageError } from './common.js';
+import { odPosCommand, publishThroughOdPos, startOdPos } from './od-pos.js';
+import { odButcherMenu, odMenuProducts } from './od-pos-menu.js';
 import { sampleButcherCatalog, sampleCatalogProducts } from './sample-catalog.js';
 
 export const SANDBOX_HELP = `Usage:
   cleaver sandbox demo [--data-dir DIR] [--port PORT] [--order-every SECONDS] [--orders N]
-                       [--cancel-every N] [--json]
+                       [--cancel-every N] [--od-pos] [--json]
       start the service on the embedded database (sandbox), create a merchant with an
       integration key and a sample butcher catalog, place sample orders every SECONDS
       (default 20) and print the credentials a POS developer needs. Ctrl-C stops it.
@@ -29,6 +31,12 @@ export const SANDBOX_HELP = `Usage:
       --data-dir DIR    where the database and the demo credentials live
                         (default CLEAVER_DATA_DIR or ./.cleaver); a restart reuses the merchant
       --port PORT       default PORT or 8080; 0 picks a free port
+      --od-pos          publish the catalog the Open Delivery way instead: a small Open
+                        Delivery POS serves the menu, registers its getMerchantURL and notifies
+                        with POST /v1/merchantUpdate; the platform pulls it (D29)
+  cleaver sandbox od-pos [options]
+      run only the Open Delivery POS, for the merchant of your POS credentials
+      (cleaver sandbox od-pos --help)
   cleaver sandbox sample-catalog
       print the sample catalog (a MERCHANT merchantUpdate body) to start from
 
@@ -85,8 +93,11 @@ function ordinal(n: number): string {
 const KG_QUANTITIES = [0.5, 0.75, 1, 1.2, 1.5, 2];
 const CUSTOMERS = ['Ana Souza', 'Bruno Lima', 'Carla Mendes', 'Diego Ferreira', 'Elaine Rocha', 'Fábio Alves'];
 
-export function sampleOrder(n: number, random = Math.random): SandboxOrderRequest {
-  const products = sampleCatalogProducts();
+export function sampleOrder(
+  n: number,
+  random = Math.random,
+  products: Array<{ pdvId: string; unit: 'KG' | 'UN' }> = sampleCatalogProducts(),
+): SandboxOrderRequest {
   const count = 1 + Math.floor(random() * 3);
   const chosen = new Map<string, number>();
   for (let i = 0; i < count; i++) {
@@ -143,6 +154,7 @@ async function demo(io: Io, values: Record<string, string | boolean | undefined>
   const { startServer } = await import('../server.js');
   const server: RunningServer = await startServer(config);
   const timers = new Set<NodeJS.Timeout>();
+  let stopOdPos: (() => Promise<void>) | undefined;
   try {
     const url = server.url!;
     const op = createOperatorClient({ baseUrl: url, adminToken: config.adminToken });
@@ -152,7 +164,13 @@ async function demo(io: Io, values: Record<string, string | boolean | undefined>
       clientId: credentials.merchantId,
       clientSecret: credentials.clientSecret,
     });
-    const sync = await pos.uploadCatalog(sampleButcherCatalog(), { wait: true, intervalMs: 250, timeoutMs: 60_000 });
+    // --od-pos: the catalog comes from an Open Delivery POS in this process (pulled by the platform).
+    const odPos = values['od-pos'] === true ? await startOdPos({ menu: odButcherMenu() }) : undefined;
+    if (odPos) stopOdPos = () => odPos.close();
+    const sync = odPos
+      ? await publishThroughOdPos(pos, odPos, io.signal)
+      : await pos.uploadCatalog(sampleButcherCatalog(), { wait: true, intervalMs: 250, timeoutMs: 60_000 });
+    const products = odPos ? odMenuProducts() : sampleCatalogProducts();
 
     const info = {
       url,
@@ -163,12 +181,13 @@ async function demo(io: Io, values: Record<string, string | boolean | undefined>
       adminToken: config.adminToken,
       dataDir: config.dataDir,
       catalogSync: sync?.status,
+      ...(odPos ? { odPosUrl: odPos.url } : {}),
     };
     if (json) io.stdout.write(`${JSON.stringify(info)}\n`);
     else {
       io.stdout.write(`
 Cleaver sandbox is running at ${url}
-Catalog sync: ${sync?.status} (${sampleCatalogProducts().length} products)
+Catalog sync: ${sync?.status} (${products.length} products${odPos ? `, pulled from the Open Delivery POS at ${odPos.url}` : ''})
 
 POS credentials (also in ${join(config.dataDir, 'sandbox-demo.json')}):
   export CLEAVER_URL=${url}
@@ -191,7 +210,7 @@ Placing an order every ${orderEveryMs / 1000} s${cancelEvery ? `; after every ${
     const placeOrder = async () => {
       const n = placed++;
       try {
-        const order = await op.createOrder(credentials.merchantId, sampleOrder(n));
+        const order = await op.createOrder(credentials.merchantId, sampleOrder(n, Math.random, products));
         const summary = {
           placed: order.id,
           displayId: order.displayId,
@@ -249,11 +268,14 @@ Placing an order every ${orderEveryMs / 1000} s${cancelEvery ? `; after every ${
     return EXIT.OK;
   } finally {
     for (const timer of timers) clearTimeout(timer);
+    await stopOdPos?.();
     await server.stop();
   }
 }
 
 export async function sandboxCommand(args: string[], io: Io): Promise<number> {
+  // The Open Delivery POS takes the POS connection options: it parses its own.
+  if (args[0] === 'od-pos') return odPosCommand(args.slice(1), io);
   const { values, positionals } = parse(args, {
     json: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
@@ -262,6 +284,7 @@ export async function sandboxCommand(args: string[], io: Io): Promise<number> {
     'order-every': { type: 'string' },
     orders: { type: 'string' },
     'cancel-every': { type: 'string' },
+    'od-pos': { type: 'boolean' },
   });
   if (values.help) {
     io.stdout.write(`${SANDBOX_HELP}\n`);

@@ -88,7 +88,9 @@ export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
     )}
   ${loose.length ? html`<h3>Outside any category</h3>${productTable(loose.map((p) => p.id))}` : ''}
 </section>
-<section aria-labelledby="hand-h" class="panel">
+${
+  kit.ctx(request).can('POST /console/merchants/:merchantId/catalog/products')
+    ? html`<section aria-labelledby="hand-h" class="panel">
   <h2 id="hand-h">Add by hand</h2>
   <p class="muted small">Hand-made entries are not linked to the POS; a POS upload never removes them.</p>
   <form method="post" action="${path`/console/merchants/${m.id}/catalog/products`}" class="inline-form">${csrf}
@@ -103,14 +105,18 @@ export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
     <div class="field"><label for="c-name">Category name</label><input id="c-name" name="name" required maxlength="200"></div>
     <button type="submit">Add category</button>
   </form>
-</section>
+</section>`
+    : ''
+}
 <section aria-labelledby="sync-h" class="panel">
   <h2 id="sync-h">Sync history</h2>
   ${
-    m.get_merchant_base_url
+    m.get_merchant_base_url && kit.ctx(request).can('POST /console/merchants/:merchantId/catalog/pull')
       ? html`<form method="post" action="${path`/console/merchants/${m.id}/catalog/pull`}" class="inline-form">${csrf}
     <button type="submit">Pull the catalog from the POS now</button></form>`
-      : html`<p class="muted small">No catalog endpoint registered: the POS uploads its catalog.</p>`
+      : m.get_merchant_base_url
+        ? ''
+        : html`<p class="muted small">No catalog endpoint registered: the POS uploads its catalog.</p>`
   }
   ${syncs.length ? html`<ol class="plain">${syncs.map(syncEntry)}</ol>` : html`<p>No catalog sync yet.</p>`}
   ${syncs.length === SYNCS_SHOWN ? html`<p class="muted">The newest ${SYNCS_SHOWN}.</p>` : ''}

@@ -1,34 +1,36 @@
-// The operator console (issue 8): server-rendered HTML under /console, served by the API process.
-// Behind the operator token through a login page and a signed session cookie; CSRF token on every
-// POST; CSP `default-src 'self'` (all assets local, no inline script or style). Hidden from the
-// OpenAPI document: these are pages, not API routes. Routes call the services in-process.
+// The operator console (architecture.md#operator-console): server-rendered HTML under /console, served by the API process.
+// Operators log in with email, password and (when enrolled) a one-time code, or with the
+// bootstrap token; the session is a server-side row named by a signed cookie. Every route has a
+// role rule (modules/operators/access-rules.ts; a route without one stops the start), every
+// action is audited, CSRF token on every POST, CSP `default-src 'self'` (all assets local, no
+// inline script or style). Hidden from the OpenAPI document: these are pages, not API routes.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import formbody from '@fastify/formbody';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { safeEqual } from '../lib/crypto.js';
 import { forbidden } from '../lib/errors.js';
+import { ACCESS_RULES, allows } from '../modules/operators/index.js';
+import { auditContextOf, auditOperatorActions, checkAccess, requireAccessRules } from '../plugins/auth-hooks.js';
 import { toErrorResponse } from '../plugins/error-handler.js';
 import type { Services } from '../services.js';
+import { accountPages } from './account-pages.js';
+import { auditPages } from './audit-pages.js';
 import { catalogPages } from './catalog-pages.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import type { Html } from './html.js';
 import { errorPage, loginPage, type PageContext, type Section } from './layout.js';
 import { merchantsPages } from './merchants-pages.js';
+import { operatorsPages } from './operators-pages.js';
 import { ordersPages } from './orders-pages.js';
 import { sandboxPages } from './sandbox-pages.js';
-import {
-  createSessions,
-  LOGIN_COOKIE,
-  LOGIN_COOKIE_TTL_SEC,
-  readCookie,
-  SESSION_COOKIE,
-  SESSION_TTL_SEC,
-} from './session.js';
+import { createSessions, LOGIN_COOKIE, LOGIN_COOKIE_TTL_SEC, readCookie, SESSION_COOKIE } from './session.js';
 import { webhooksPages } from './webhooks-pages.js';
 
 export interface ConsoleDeps {
   services: Services;
+  /** Login attempts per minute per address (shared through Redis like the API's budgets). */
+  loginLimiter?: onRequestHookHandler;
 }
 
 const CSP = "default-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'; object-src 'none'";
@@ -51,26 +53,37 @@ function safeNext(raw: string | undefined): string {
   return raw;
 }
 
-const PUBLIC = { public: true } as const;
+const isPublic = (request: FastifyRequest) => (request.routeOptions.config as { public?: boolean }).public === true;
 
-export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { services }) => {
-  const { config, clock } = services;
+export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { services, loginLimiter }) => {
+  const { config, clock, operatorSessions, audit } = services;
   const sessions = createSessions(config);
   const assets: Record<string, Asset> = {
     'console.css': loadAsset('console.css', 'text/css; charset=utf-8'),
     'console.js': loadAsset('console.js', 'text/javascript; charset=utf-8'),
     'favicon.svg': loadAsset('favicon.svg', 'image/svg+xml'),
   };
+  const maxAgeSec = config.operatorSecurity.sessionMaxSec;
 
   // Sections appear when the service behind them exists (and the sandbox only in sandbox).
   const sections: Section[] = ['merchants', 'orders', 'webhooks'];
   if (config.env === 'sandbox') sections.push('sandbox');
+  sections.push('operators', 'audit', 'account');
 
-  const ctx = (request: FastifyRequest): PageContext => ({
-    env: config.env,
-    csrfToken: request.consoleSession?.csrfToken ?? '',
-    sections,
-  });
+  const ctx = (request: FastifyRequest): PageContext => {
+    const actor = request.consoleSession ? request.actor : undefined;
+    return {
+      env: config.env,
+      csrfToken: request.consoleSession?.csrfToken ?? '',
+      sections,
+      actor: actor ? { name: actor.actor, role: actor.role } : undefined,
+      can(route) {
+        const rule = ACCESS_RULES[route];
+        if (!rule) throw new Error(`console asked about a route with no rule: ${route}`);
+        return actor !== undefined && allows(actor.role, rule.access);
+      },
+    };
+  };
   const kit: ConsoleKit = {
     services,
     sections,
@@ -83,6 +96,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
   app.addHook('onRoute', (route) => {
     route.schema = { ...(route.schema ?? {}), hide: true };
   });
+  requireAccessRules(app, { allowPublic: true });
 
   await app.register(formbody);
 
@@ -91,14 +105,16 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'same-origin');
-    const isPublic = (request.routeOptions.config as { public?: boolean }).public === true;
-    if (!isPublic) reply.header('cache-control', 'no-store');
+    if (!isPublic(request)) reply.header('cache-control', 'no-store');
     const session = sessions.verify(readCookie(request.headers.cookie, SESSION_COOKIE), clock.now().getTime());
-    if (session) {
+    const actor = session ? await operatorSessions.check(session.id) : undefined;
+    if (session && actor) {
       request.consoleSession = session;
+      request.actor = actor;
+      checkAccess(request);
       return;
     }
-    if (isPublic || !request.routeOptions.url) return;
+    if (isPublic(request) || !request.routeOptions.url) return;
     if (request.headers['x-console-fragment'] === '1') {
       return reply.code(401).type('text/plain; charset=utf-8').send('Session expired: log in again');
     }
@@ -108,7 +124,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
 
   // Synchronizer token: every POST carries the session's CSRF token (the login form has its own).
   app.addHook('preHandler', async (request) => {
-    if (request.method !== 'POST' || (request.routeOptions.config as { public?: boolean }).public) return;
+    if (request.method !== 'POST' || isPublic(request)) return;
     const token = formOf(request)._csrf;
     const expected = request.consoleSession?.csrfToken;
     if (!token || !expected || !safeEqual(token, expected)) {
@@ -116,17 +132,21 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     }
   });
 
+  app.addHook('onSend', auditOperatorActions(audit, 'console'));
+
   app.setErrorHandler((error, request, reply) => {
-    const { body } = toErrorResponse(error);
+    const { body, headers } = toErrorResponse(error);
     if (body.status >= 500) request.log.error({ err: error }, 'console request failed');
+    request.auditReason = body.title;
     const status = body.status === 415 ? 400 : body.status;
+    if (headers['retry-after']) reply.header('retry-after', headers['retry-after']);
     kit.send(reply, errorPage(request.consoleSession ? ctx(request) : undefined, status, body.title), status);
   });
   app.setNotFoundHandler((request, reply) => {
     kit.send(reply, errorPage(request.consoleSession ? ctx(request) : undefined, 404, 'Page not found'), 404);
   });
 
-  app.get('/assets/:name', { config: PUBLIC }, async (request, reply) => {
+  app.get('/assets/:name', async (request, reply) => {
     const asset = assets[(request.params as { name: string }).name];
     if (!asset) return kit.send(reply, errorPage(undefined, 404, 'Page not found'), 404);
     reply.header('etag', asset.etag).header('cache-control', 'no-cache');
@@ -136,7 +156,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
 
   app.get('/', async (_request, reply) => reply.redirect('/console/merchants', 303));
 
-  app.get('/login', { config: PUBLIC }, async (request, reply) => {
+  app.get('/login', async (request, reply) => {
     const next = safeNext(queryOf(request).next);
     if (request.consoleSession) return reply.redirect(next, 303);
     const nonce = sessions.createLoginNonce();
@@ -145,7 +165,9 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     return kit.send(reply, loginPage({ csrfToken: nonce.csrfToken, next, env: config.env }));
   });
 
-  app.post('/login', { config: PUBLIC }, async (request, reply) => {
+  // Email + password (+ one-time code), or the bootstrap token. Every attempt is audited; repeated
+  // failures lock the account and the address with backoff; attempts per minute are limited.
+  app.post('/login', { onRequest: loginLimiter ? [loginLimiter] : [] }, async (request, reply) => {
     const form = formOf(request);
     const loginCookie = readCookie(request.headers.cookie, LOGIN_COOKIE);
     reply.header('cache-control', 'no-store');
@@ -153,23 +175,54 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
       throw forbidden('Invalid or missing CSRF token: reload the login page and try again');
     }
     const next = safeNext(form.next);
-    if (!form.token || !safeEqual(form.token, config.adminToken)) {
-      return kit.send(
-        reply,
-        loginPage({ csrfToken: form._csrf, next, error: 'Invalid operator token', env: config.env }),
-        401,
-      );
+    const byToken = form.email === undefined && form.password === undefined;
+    const result = byToken
+      ? await operatorSessions.loginWithBootstrapToken(form.token ?? '', request.ip)
+      : await operatorSessions.loginWithPassword({
+          email: form.email ?? '',
+          password: form.password ?? '',
+          code: form.code || undefined,
+          ip: request.ip,
+        });
+    const audited = { action: 'session.login', details: { method: byToken ? 'bootstrap-token' : 'password' } };
+    if (!result.ok) {
+      const status = result.lockedForSec ? 429 : 401;
+      await audit.record(auditContextOf(request, 'console'), {
+        ...audited,
+        statusCode: status,
+        reason: result.reason,
+        anonymous: { email: result.email, operatorId: result.operatorId },
+      });
+      if (result.lockedForSec) reply.header('retry-after', String(result.lockedForSec));
+      const error = result.lockedForSec
+        ? `Too many failed logins: try again in ${Math.ceil(result.lockedForSec / 60)} minute(s)`
+        : byToken
+          ? 'Invalid operator token'
+          : 'Invalid email, password or one-time code';
+      const page = loginPage({
+        csrfToken: form._csrf,
+        next,
+        error,
+        errorOn: byToken ? 'token' : 'password',
+        email: byToken ? undefined : form.email,
+        env: config.env,
+      });
+      return kit.send(reply, page, status);
     }
-    const { cookie } = sessions.create(clock.now().getTime());
+    const opened = await operatorSessions.open(result.actor, {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+    });
+    await audit.record(auditContextOf(request, 'console', result.actor), { ...audited, statusCode: 303 });
     reply.header('set-cookie', [
-      `${SESSION_COOKIE}=${cookie}; ${sessions.cookieAttributes(SESSION_TTL_SEC)}`,
+      `${SESSION_COOKIE}=${sessions.cookieFor(opened.id, opened.expiresAt)}; ${sessions.cookieAttributes(maxAgeSec)}`,
       `${LOGIN_COOKIE}=; ${sessions.cookieAttributes(0)}`,
     ]);
     return reply.redirect(next, 303);
   });
 
   app.post('/logout', async (request, reply) => {
-    if (request.consoleSession) sessions.revoke(request.consoleSession);
+    if (request.consoleSession) await operatorSessions.close(request.consoleSession.id);
     reply.header('set-cookie', `${SESSION_COOKIE}=; ${sessions.cookieAttributes(0)}`);
     return reply.redirect('/console/login', 303);
   });
@@ -179,4 +232,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
   await app.register(ordersPages, { kit });
   await app.register(webhooksPages, { kit });
   if (config.env === 'sandbox') await app.register(sandboxPages, { kit });
+  await app.register(operatorsPages, { kit });
+  await app.register(auditPages, { kit });
+  await app.register(accountPages, { kit });
 };

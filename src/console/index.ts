@@ -1,2 +1,2 @@
-// The operator web console (issue 8), registered by app.ts under /console.
+// The operator web console (architecture.md#operator-console), registered by app.ts under /console.
 export { type ConsoleDeps, consoleRoutes } from './console-app.js';

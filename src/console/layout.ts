@@ -2,13 +2,20 @@
 import type { CleaverEnv } from '../config.js';
 import { type Html, html } from './html.js';
 
-export type Section = 'merchants' | 'orders' | 'webhooks' | 'sandbox';
+export type Section = 'merchants' | 'orders' | 'webhooks' | 'sandbox' | 'operators' | 'audit' | 'account';
 
 export interface PageContext {
   env: CleaverEnv;
   csrfToken: string;
   /** Which navigation entries exist (a section whose service is missing is left out). */
   sections: Section[];
+  /** Who is logged in (email or `bootstrap-token`) and with which role. */
+  actor?: { name: string; role: string };
+  /**
+   * Whether the logged-in role may use a console route (`POST /console/merchants`): forms the
+   * role cannot submit are left out of the page (the route would answer 403 anyway).
+   */
+  can(route: string): boolean;
 }
 
 const LABELS: Record<Section, string> = {
@@ -16,6 +23,9 @@ const LABELS: Record<Section, string> = {
   orders: 'Orders',
   webhooks: 'Webhooks',
   sandbox: 'Sandbox',
+  operators: 'Operators',
+  audit: 'Audit',
+  account: 'Account',
 };
 
 /** The hidden CSRF field of every form (synchronizer token tied to the session). */
@@ -51,6 +61,7 @@ ${head(opts.title)}
           html`<li><a href="/console/${s}"${opts.active === s ? html` aria-current="page"` : ''}>${LABELS[s]}</a></li>`,
       )}
     </ul>
+    ${ctx.actor ? html`<span class="whoami">${ctx.actor.name} <span class="badge badge-muted">${ctx.actor.role}</span></span>` : ''}
     <form class="logout" method="post" action="/console/logout">
       ${csrfField(ctx.csrfToken)}
       <button type="submit" class="link-button">Log out</button>
@@ -67,22 +78,48 @@ ${head(opts.title)}
 </html>`;
 }
 
-/** The login page: the only page without a session. */
-export function loginPage(opts: { csrfToken: string; next: string; error?: string; env: CleaverEnv }): Html {
+/**
+ * The login page: the only page without a session. Operators sign in with email, password and
+ * (when enrolled) a one-time code; the bootstrap token (CLEAVER_ADMIN_TOKEN) has its own form.
+ */
+export function loginPage(opts: {
+  csrfToken: string;
+  next: string;
+  error?: string;
+  /** Which form the error belongs to. */
+  errorOn?: 'password' | 'token';
+  email?: string;
+  env: CleaverEnv;
+}): Html {
+  const errorOn = opts.error ? (opts.errorOn ?? 'token') : undefined;
+  const invalid = (form: 'password' | 'token') =>
+    errorOn === form ? html`aria-describedby="login-error" aria-invalid="true"` : '';
+  const hidden = html`<input type="hidden" name="_csrf" value="${opts.csrfToken}">
+    <input type="hidden" name="next" value="${opts.next}">`;
   return html`<!doctype html>
 <html lang="en">
 ${head('Log in')}
 <body class="login-body">
 <main id="main" class="login">
   <h1>Cleaver console <span class="env env-${opts.env}">${opts.env}</span></h1>
-  <p>Operators sign in with the operator token (<code>CLEAVER_ADMIN_TOKEN</code>).</p>
   ${opts.error ? html`<p class="alert" role="alert" id="login-error">${opts.error}</p>` : ''}
-  <form method="post" action="/console/login" class="stack">
-    <input type="hidden" name="_csrf" value="${opts.csrfToken}">
-    <input type="hidden" name="next" value="${opts.next}">
+  <form method="post" action="/console/login" class="stack" aria-labelledby="op-login-h">
+    <h2 id="op-login-h" class="h3">Operator account</h2>
+    ${hidden}
+    <label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="username" value="${opts.email ?? ''}" required ${invalid('password')}>
+    <label for="password">Password</label>
+    <input id="password" name="password" type="password" autocomplete="current-password" required ${invalid('password')}>
+    <label for="code">One-time code (if enabled)</label>
+    <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]*" maxlength="8">
+    <button type="submit">Sign in</button>
+  </form>
+  <form method="post" action="/console/login" class="stack" aria-labelledby="token-login-h">
+    <h2 id="token-login-h" class="h3">Bootstrap token</h2>
+    <p class="muted small">For the first login and for automation: <code>CLEAVER_ADMIN_TOKEN</code>.</p>
+    ${hidden}
     <label for="token">Operator token</label>
-    <input id="token" name="token" type="password" autocomplete="current-password" required
-      ${opts.error ? html`aria-describedby="login-error" aria-invalid="true"` : ''}>
+    <input id="token" name="token" type="password" autocomplete="off" required ${invalid('token')}>
     <button type="submit">Log in</button>
   </form>
 </main>

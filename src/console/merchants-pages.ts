@@ -3,13 +3,27 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { badRequest, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
-import type { MerchantRow } from '../modules/merchants/merchants-repository.js';
+import { INTEGRATION_PROFILES, type IntegrationProfile } from '../modules/auth/index.js';
+import type { MerchantRow } from '../modules/merchants/index.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
 import { csrfField, page } from './layout.js';
 import { merchantIdOf, statusBadge, syncSummary } from './widgets.js';
 
 type KeyRow = Awaited<ReturnType<ConsoleKit['services']['auth']['listIntegrationKeys']>>[number];
+
+/** D27: the profile picker of a key (create form and per-key change). */
+function profileOptions(selected: IntegrationProfile): Html {
+  return html`${INTEGRATION_PROFILES.map((p) => html`<option${p === selected ? html` selected` : ''}>${p}</option>`)}`;
+}
+
+function profileOf(form: Record<string, string | undefined>): IntegrationProfile {
+  const profile = form.profile ?? 'cleaver';
+  if (!(INTEGRATION_PROFILES as readonly string[]).includes(profile)) {
+    throw badRequest(`profile must be one of ${INTEGRATION_PROFILES.join(', ')}`);
+  }
+  return profile as IntegrationProfile;
+}
 
 function webhookState(m: MerchantRow): Html {
   if (!m.orders_webhook_url) return badge('not registered', 'muted');
@@ -60,7 +74,9 @@ export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
   <h2 id="list-h" class="visually-hidden">All merchants</h2>
   ${list}
 </section>
-<section aria-labelledby="create-h" class="panel">
+${
+  kit.ctx(request).can('POST /console/merchants')
+    ? html`<section aria-labelledby="create-h" class="panel">
   <h2 id="create-h">Create a merchant</h2>
   <form method="post" action="/console/merchants" class="inline-form">
     ${csrfField(kit.ctx(request).csrfToken)}
@@ -70,7 +86,9 @@ export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
       <select id="m-status" name="status"><option>AVAILABLE</option><option>UNAVAILABLE</option></select></div>
     <button type="submit">Create merchant</button>
   </form>
-</section>`;
+</section>`
+    : ''
+}`;
     return kit.send(
       reply,
       page(
@@ -97,6 +115,11 @@ export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
     const q = queryOf(request);
     const csrf = csrfField(kit.ctx(request).csrfToken);
     const keyName = (id: string | null) => keys.find((k) => k.id === id)?.name;
+    // Merchant status and integration keys are admin actions (docs/security.md).
+    const admin = kit.ctx(request).can('POST /console/merchants/:merchantId/keys');
+    // D28: the path follows the profile of the key that registered the URL.
+    const webhookPath =
+      keys.find((k) => k.id === m.webhook_key_id)?.profile === 'opendelivery' ? '/v1/newEvent' : '/v1/orderUpdate';
     const notice = q.created ? 'Merchant created.' : q.updated ? 'Merchant updated.' : q.deleted ? 'Key deleted.' : '';
     const body = html`${secret ?? ''}
 <section aria-labelledby="summary-h" class="panel">
@@ -107,7 +130,9 @@ export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
     <div><dt>Created</dt><dd>${time(m.created_at)}</dd></div>
     <div><dt>Last seen</dt><dd>${time(lastSeen(keys), 'never')}</dd></div>
   </dl>
-  <form method="post" action="${path`/console/merchants/${m.id}/status`}" class="inline-form">
+  ${
+    admin
+      ? html`<form method="post" action="${path`/console/merchants/${m.id}/status`}" class="inline-form">
     ${csrf}
     <div class="field"><label for="m-status">Order receiving</label>
       <select id="m-status" name="status">
@@ -115,14 +140,16 @@ export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
         <option${m.status === 'UNAVAILABLE' ? html` selected` : ''}>UNAVAILABLE</option>
       </select></div>
     <button type="submit">Save status</button>
-  </form>
+  </form>`
+      : ''
+  }
   <p><a href="/console/orders?merchantId=${m.id}">Orders of this merchant</a></p>
 </section>
 <section aria-labelledby="onb-h" class="panel">
   <h2 id="onb-h">Integration</h2>
   <dl class="facts">
     <div><dt>Webhook</dt><dd>${webhookState(m)}</dd></div>
-    <div><dt>Webhook URL</dt><dd>${m.orders_webhook_url ? html`<code>${m.orders_webhook_url}/v1/orderUpdate</code>` : '—'}</dd></div>
+    <div><dt>Webhook URL</dt><dd>${m.orders_webhook_url ? html`<code>${m.orders_webhook_url}${webhookPath}</code>` : '—'}</dd></div>
     <div><dt>Webhook signed with</dt><dd>${m.webhook_key_id ? (keyName(m.webhook_key_id) ?? html`${shortId(m.webhook_key_id)} (deleted key)`) : '—'}</dd></div>
     <div><dt>Catalog endpoint</dt><dd>${m.get_merchant_base_url ? html`<code>${m.get_merchant_base_url}</code>` : '—'}</dd></div>
     <div><dt>Onboarded</dt><dd>${time(m.onboarded_at, 'not yet')}</dd></div>
@@ -134,21 +161,36 @@ export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
     keys.length
       ? html`<div class="table-wrap"><table>
     <thead><tr><th scope="col">Name</th><th scope="col">Key id (client id is the merchant id)</th>
-      <th scope="col">Created</th><th scope="col">Last token</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      <th scope="col">Profile</th><th scope="col">Created</th><th scope="col">Last token</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
     <tbody>${keys.map(
-      (k) => html`<tr><td>${k.name}</td><td>${shortId(k.id)}</td><td>${time(k.created_at)}</td>
+      (k) => html`<tr><td>${k.name}</td><td>${shortId(k.id)}</td>
+      <td><form method="post" action="${path`/console/merchants/${m.id}/keys/${k.id}/profile`}" class="inline-form">
+        ${csrf}<label class="visually-hidden" for="p-${k.id}">Profile of key ${k.name}</label>
+        <select id="p-${k.id}" name="profile">${profileOptions(k.profile)}</select>
+        <button type="submit" class="small">Save<span class="visually-hidden"> profile of key ${k.name}</span></button></form></td>
+      <td>${time(k.created_at)}</td>
       <td>${time(k.last_used_at, 'never')}</td>
-      <td><form method="post" action="${path`/console/merchants/${m.id}/keys/${k.id}/delete`}" data-confirm="Delete key ${k.name}? Its tokens stop working at once.">
-        ${csrf}<button type="submit" class="danger small">Delete<span class="visually-hidden"> key ${k.name}</span></button></form></td></tr>`,
+      <td>${
+        admin
+          ? html`<form method="post" action="${path`/console/merchants/${m.id}/keys/${k.id}/delete`}" data-confirm="Delete key ${k.name}? Its tokens stop working at once.">
+        ${csrf}<button type="submit" class="danger small">Delete<span class="visually-hidden"> key ${k.name}</span></button></form>`
+          : ''
+      }</td></tr>`,
     )}</tbody></table></div>`
       : html`<p>No integration keys.</p>`
   }
-  <form method="post" action="${path`/console/merchants/${m.id}/keys`}" class="inline-form">
+  ${
+    admin
+      ? html`<form method="post" action="${path`/console/merchants/${m.id}/keys`}" class="inline-form">
     ${csrf}
     <div class="field"><label for="k-name">Key name (optional)</label>
       <input id="k-name" name="name" maxlength="200" autocomplete="off"></div>
+    <div class="field"><label for="k-profile">Profile</label>
+      <select id="k-profile" name="profile">${profileOptions('cleaver')}</select></div>
     <button type="submit">Create integration key</button>
-  </form>
+  </form>`
+      : ''
+  }
 </section>
 ${await extraMerchantSections(kit, request, m)}`;
     return page(kit.ctx(request), { title: m.name, active: 'merchants', notice }, body);
@@ -166,9 +208,10 @@ ${await extraMerchantSections(kit, request, m)}`;
 
   app.post('/merchants/:merchantId/keys', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
-    const name = (formOf(request).name ?? '').trim();
+    const form = formOf(request);
+    const name = (form.name ?? '').trim();
     if (name.length > 200) throw badRequest('name must be at most 200 characters');
-    const key = await auth.createIntegrationKey(m.id, name || undefined);
+    const key = await auth.createIntegrationKey(m.id, name || undefined, profileOf(form));
     // Shown once, in this answer only (never stored in clear, never in a URL).
     const secret = html`<section aria-labelledby="secret-h" class="panel secret">
   <h2 id="secret-h">New integration key: copy the secret now</h2>
@@ -177,11 +220,23 @@ ${await extraMerchantSections(kit, request, m)}`;
     <div><dt>client_id</dt><dd><code id="client-id">${key.clientId}</code></dd></div>
     <div><dt>client_secret</dt><dd><code id="client-secret" class="wrap">${key.clientSecret}</code>
       <button type="button" class="small" data-copy="client-secret">Copy</button></dd></div>
-    <div><dt>Key</dt><dd>${key.name} (${shortId(key.keyId)})</dd></div>
+    <div><dt>Key</dt><dd>${key.name} (${shortId(key.keyId)}), profile ${key.profile}</dd></div>
   </dl>
 </section>`;
     reply.header('cache-control', 'no-store');
     return kit.send(reply, await merchantPage(request, secret), 201);
+  });
+
+  // D27: the key's next request speaks the new profile.
+  app.post('/merchants/:merchantId/keys/:keyId/profile', async (request, reply) => {
+    const id = merchantIdOf(request);
+    const keyId = (request.params as { keyId: string }).keyId;
+    await merchants.requireMerchant(id);
+    const profile = profileOf(formOf(request));
+    if (!isUuid(keyId) || !(await auth.setIntegrationKeyProfile(id, keyId, profile))) {
+      throw notFound('Integration key not found');
+    }
+    return reply.redirect(path`/console/merchants/${id}` + '?updated=1', 303);
   });
 
   app.post('/merchants/:merchantId/keys/:keyId/delete', async (request, reply) => {

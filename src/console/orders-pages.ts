@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { badRequest, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
-import { ORDER_STATUSES } from '../modules/orders/order-state.js';
+import { ORDER_STATUSES } from '../modules/orders/index.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { badge, type Html, html, money, path, query, shortId, time } from './html.js';
 import { csrfField, page } from './layout.js';
@@ -143,6 +143,9 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
     const base = path`/console/orders/${order.id}`;
     const finished = order.status === 'CANCELLED' || order.status === 'CONCLUDED';
     if (finished) return html`<p class="muted">The order is ${order.status}: nothing more can happen to it.</p>`;
+    if (!kit.ctx(request).can('POST /console/orders/:orderId/events')) {
+      return html`<p class="muted">Your role can read orders but not act on them.</p>`;
+    }
     return html`<div class="actions">
   ${
     order.customer_cancellation
@@ -192,7 +195,12 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
     <div><dt>Type</dt><dd>${order.type}</dd></div>
     <div><dt>Created</dt><dd>${time(order.created_at)}</dd></div>
     <div><dt>Customer</dt><dd>${doc.customer.name} · ${doc.customer.phone.number}</dd></div>
-    <div><dt>Delivery code</dt><dd><code>${order.delivery_code}</code></dd></div>
+    <div><dt>Delivery code</dt><dd>${
+      // A viewer never sees secrets (docs/security.md): the code proves a delivery.
+      kit.ctx(request).can('POST /console/orders/:orderId/events')
+        ? html`<code>${order.delivery_code}</code>`
+        : html`<span class="muted">hidden for your role</span>`
+    }</dd></div>
     <div><dt>POS reference</dt><dd>${order.order_external_code ?? '—'}</dd></div>
     <div><dt>Order id</dt><dd><code class="wrap">${order.id}</code></dd></div>
   </dl>

@@ -43,7 +43,9 @@ export const sandboxPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
       <input id="q-${i}" name="${QTY_PREFIX}${p.id}" type="number" min="0" step="${p.unit === 'KG' ? '0.001' : '1'}" value="0"> ${p.unit}</td></tr>`,
   )}</tbody></table></div>`
         : html`<p>No available products. <a href="${path`/console/merchants/${merchant.id}/catalog`}">Add one by hand</a> or let the POS upload its catalog.</p>`;
-      orderForm = html`<section aria-labelledby="order-h" class="panel">
+      orderForm = html`${
+        kit.ctx(request).can('POST /console/sandbox/orders')
+          ? html`<section aria-labelledby="order-h" class="panel">
   <h2 id="order-h">Place an order at ${merchant.name} ${statusBadge(merchant.status)}</h2>
   <form method="post" action="/console/sandbox/orders" class="stack">
     ${csrfField(kit.ctx(request).csrfToken)}
@@ -57,7 +59,9 @@ export const sandboxPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
       <button type="submit"${available.length ? '' : html` disabled`}>Place order</button>
     </div>
   </form>
-</section>
+</section>`
+          : html`<p class="muted">Your role cannot place orders.</p>`
+      }
 <section aria-labelledby="recent-h" class="panel">
   <h2 id="recent-h">Recent orders</h2>
   ${

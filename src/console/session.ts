@@ -1,15 +1,14 @@
-// Console sessions (issue 8): the operator proves CLEAVER_ADMIN_TOKEN once on the login page and
-// gets a signed, expiring session cookie. Nothing is stored server-side except logged-out session
-// ids (until they would have expired anyway), so any instance of the process accepts the cookie.
-// The signing key is derived from CLEAVER_SECRET_KEY *and* the admin token: rotating either one
-// ends every console session.
+// Console session cookies. The session itself is a row in operator_sessions (server-side, so it
+// can be revoked: logout, disabling the operator, "revoke access"; idle and absolute deadlines,
+// modules/operators/sessions-service.ts). The cookie names it and is signed as well, so a forged
+// or tampered cookie is refused before any database read. The signing key is derived from
+// CLEAVER_SECRET_KEY *and* the admin token: rotating either one ends every console session.
 import { createHash, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import { deriveKey, hmacSha256Base64, safeEqual } from '../lib/crypto.js';
 
 export const SESSION_COOKIE = 'cleaver_console';
 export const LOGIN_COOKIE = 'cleaver_console_login';
-export const SESSION_TTL_SEC = 8 * 3600;
 const LOGIN_TTL_SEC = 3600;
 
 export interface Session {
@@ -19,12 +18,10 @@ export interface Session {
 }
 
 export interface Sessions {
-  /** A new session: the cookie value to set and the session it stands for. */
-  create(nowMs: number): { cookie: string; session: Session };
-  /** The session of a cookie value, or undefined when missing, forged, expired or logged out. */
+  /** The cookie value naming a session opened server-side (id and absolute expiry in seconds). */
+  cookieFor(id: string, expiresAt: Date): string;
+  /** The session a cookie names, when signed by us and not past its absolute expiry. */
   verify(cookie: string | undefined, nowMs: number): Session | undefined;
-  /** Logout: the session id stops being accepted by this process at once. */
-  revoke(session: Session): void;
   /** CSRF on the login form (no session yet): a random nonce cookie and the token derived from it. */
   createLoginNonce(): { cookie: string; csrfToken: string };
   checkLoginCsrf(cookie: string | undefined, token: string | undefined): boolean;
@@ -39,21 +36,12 @@ export function createSessions(config: Pick<Config, 'secretKey' | 'adminToken' |
   const key = deriveKey(config.secretKey, `console-session:${adminTokenHash}`);
   const sign = (data: string) => hmacSha256Base64(key, data).replace(/=+$/, '');
   const secure = config.publicUrl.startsWith('https:');
-  // Logged-out session ids until their expiry (bounded by the number of logouts in 8 hours).
-  const revoked = new Map<string, number>();
-
   const csrfOf = (sessionId: string) => sign(`csrf:${sessionId}`);
 
-  function prune(nowMs: number) {
-    for (const [id, exp] of revoked) if (exp * 1000 <= nowMs) revoked.delete(id);
-  }
-
   return {
-    create(nowMs) {
-      const id = b64(randomBytes(18));
-      const expiresAt = Math.floor(nowMs / 1000) + SESSION_TTL_SEC;
-      const payload = `${id}.${expiresAt}`;
-      return { cookie: `${payload}.${sign(`session:${payload}`)}`, session: { id, expiresAt, csrfToken: csrfOf(id) } };
+    cookieFor(id, expiresAt) {
+      const payload = `${id}.${Math.floor(expiresAt.getTime() / 1000)}`;
+      return `${payload}.${sign(`session:${payload}`)}`;
     },
 
     verify(cookie, nowMs) {
@@ -65,13 +53,7 @@ export function createSessions(config: Pick<Config, 'secretKey' | 'adminToken' |
       if (!safeEqual(signature, sign(`session:${id}.${exp}`))) return undefined;
       const expiresAt = Number(exp);
       if (expiresAt * 1000 <= nowMs) return undefined;
-      if (revoked.has(id)) return undefined;
       return { id, expiresAt, csrfToken: csrfOf(id) };
-    },
-
-    revoke(session) {
-      prune(Date.now());
-      revoked.set(session.id, session.expiresAt);
     },
 
     createLoginNonce() {

@@ -114,7 +114,7 @@ export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
     <div><dt>webhook-id</dt><dd><code class="wrap">${d.webhookId}</code></dd></div>
   </dl>
   <details${deliveryRank(d) <= 1 ? html` open` : ''}><summary>Attempts</summary>${attemptsTable(d)}</details>
-  ${retryForm(csrf, d, back)}
+  ${kit.ctx(request).can('POST /console/webhookDeliveries/:deliveryId/retry') ? retryForm(csrf, d, back) : ''}
 </li>`,
         )}</ol>`
       : html`<p>No webhook deliveries match.</p>`;

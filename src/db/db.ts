@@ -1,4 +1,4 @@
-// One small interface over both databases (ARCHITECTURE.md: same SQL dialect, one set of
+// One small interface over both databases (architecture.md#storage: same SQL dialect, one set of
 // queries). Repositories take a Queryable so the same function runs inside or outside a
 // transaction.
 

@@ -1,12 +1,15 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../config.js';
-import type { Db } from './db.js';
+import { type Config, STARTUP_EXIT, StartupError } from '../config.js';
+import { type Db, isDatabaseUnavailable } from './db.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 
-export class DataDirLockedError extends Error {
+export class DataDirLockedError extends StartupError {
   override name = 'DataDirLockedError';
+  constructor(message: string) {
+    super(message, STARTUP_EXIT.CONFIG);
+  }
 }
 
 /**
@@ -57,6 +60,8 @@ function isAlive(pid: number): boolean {
 export interface OpenedDatabase {
   db: Db;
   description: string;
+  /** Where it is, for messages: `PostgreSQL at host:port` (never the credentials). */
+  where: string;
   close(): Promise<void>;
 }
 
@@ -67,7 +72,12 @@ export async function openDatabase(
   if (config.databaseUrl) {
     const db = openPostgres({ connectionString: config.databaseUrl, onError });
     const url = new URL(config.databaseUrl);
-    return { db, description: `PostgreSQL at ${url.host}${url.pathname}`, close: () => db.close() };
+    return {
+      db,
+      description: `PostgreSQL at ${url.host}${url.pathname}`,
+      where: `PostgreSQL at ${url.hostname}:${url.port || '5432'}`,
+      close: () => db.close(),
+    };
   }
   const unlock = lockDataDir(config.dataDir);
   try {
@@ -75,6 +85,7 @@ export async function openDatabase(
     return {
       db,
       description: `embedded PostgreSQL (PGlite) in ${config.dataDir}`,
+      where: `the embedded database in ${config.dataDir}`,
       async close() {
         await db.close();
         unlock();
@@ -83,5 +94,94 @@ export async function openDatabase(
   } catch (error) {
     unlock();
     throw error;
+  }
+}
+
+/** A driver error in a few words: `connection refused`, `host not found`… */
+export function connectionProblem(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown; errors?: unknown[] };
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  const first = Array.isArray(e.errors) && e.errors.length ? connectionProblem(e.errors[0]) : undefined;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'ETIMEDOUT':
+      return 'connection timed out';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case '57P03':
+      return 'the database system is starting up';
+    case '53300':
+      return 'too many connections';
+  }
+  const message = typeof e.message === 'string' ? e.message : String(error);
+  if (/timeout/i.test(message)) return 'connection timed out';
+  return first ?? message;
+}
+
+/** Refusals that waiting does not cure: one line with the fix, at once (exit 78). */
+function refusal(error: unknown, where: string, config: Pick<Config, 'databaseUrl'>): StartupError | undefined {
+  const code = (error as { code?: unknown }).code;
+  const url = config.databaseUrl ? new URL(config.databaseUrl) : undefined;
+  const user = url ? decodeURIComponent(url.username) || 'the default user' : 'the default user';
+  const database = url ? decodeURIComponent(url.pathname.slice(1)) || user : '';
+  const message = (error as Error).message;
+  if (code === '28P01' || code === '28000') {
+    return new StartupError(
+      `${where} refused the login of ${user} (${message}): check the user and password in DATABASE_URL`,
+      STARTUP_EXIT.CONFIG,
+      { cause: error },
+    );
+  }
+  if (code === '3D000') {
+    return new StartupError(
+      `${where} has no database "${database}": create it (createdb ${database}) or fix DATABASE_URL`,
+      STARTUP_EXIT.CONFIG,
+      { cause: error },
+    );
+  }
+  return undefined;
+}
+
+/**
+ * D31 at start: a database that is not up yet (PostgreSQL starting next to us) is waited for,
+ * one attempt a second, `dbWaitSec` + 1 attempts, saying each time what it waits for; then the start gives
+ * up with one line that says what to do (exit 69). A login or a database name the server
+ * refuses is reported at once: waiting would not change it.
+ */
+export async function waitForDatabase(
+  opened: OpenedDatabase,
+  config: Pick<Config, 'databaseUrl' | 'dbWaitSec'>,
+  report: (line: string) => void,
+  sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+): Promise<void> {
+  const attempts = config.dbWaitSec + 1;
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await opened.db.ping();
+      if (attempt > 1) report(`${opened.where} answered after ${Math.round((Date.now() - started) / 1000)} s`);
+      return;
+    } catch (error) {
+      const refused = refusal(error, opened.where, config);
+      if (refused) throw refused;
+      if (!isDatabaseUnavailable(error)) throw error;
+      const problem = connectionProblem(error);
+      const waited = Date.now() - started;
+      // Counted in attempts, not by the clock: a slow connection timeout still gets them all.
+      if (attempt >= attempts) {
+        throw new StartupError(
+          `${opened.where} is not reachable (${problem}) after ${Math.round(waited / 1000)} s: start it, check ` +
+            'DATABASE_URL, or wait longer with CLEAVER_DB_WAIT_SEC',
+          STARTUP_EXIT.DATABASE_UNREACHABLE,
+          { cause: error },
+        );
+      }
+      report(`waiting for ${opened.where} (${problem}), attempt ${attempt}/${attempts}…`);
+      await sleep(1000);
+    }
   }
 }

@@ -34,7 +34,7 @@ export function openPostgres(options: PostgresOptions): Db {
   pool.on('error', (error) => options.onError?.(error));
   // The pool only listens for errors on idle connections. A connection that dies while checked
   // out (between two statements of a transaction, when PostgreSQL goes away under load) emits
-  // 'error' on its client; with no listener that killed the process (issue 9 outage test). The
+  // 'error' on its client; with no listener that killed the process (architecture.md#database-outage). The
   // failed statement reports the error to its caller; this keeps the process alive.
   pool.on('connect', (client) => {
     client.on('error', (error) => options.onError?.(error));
@@ -101,7 +101,10 @@ function listenWithReconnect(
   const connect = async () => {
     if (stopped) return;
     const c = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: 2000 });
-    c.on('error', () => scheduleReconnect(c));
+    c.on('error', (error) => {
+      options.onError?.(error);
+      scheduleReconnect(c);
+    });
     c.on('end', () => scheduleReconnect(c));
     c.on('notification', (msg) => {
       if (msg.channel === channel) handler(msg.payload ?? '');

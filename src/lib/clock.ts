@@ -1,4 +1,4 @@
-/** Injected wherever time matters, so tests control it instead of sleeping (STYLE.md). */
+/** Injected wherever time matters, so tests control it instead of sleeping (style.md#tests). */
 export interface Clock {
   now(): Date;
 }

@@ -1,4 +1,4 @@
-// One error class; modules build theirs with small constructors (STYLE.md). The error handler
+// One error class; modules build theirs with small constructors (style.md#errors). The error handler
 // renders every one of them as {title, status} (spec 7, D22).
 
 export class AppError extends Error {

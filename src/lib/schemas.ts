@@ -1,4 +1,5 @@
-import { Type } from 'typebox';
+import type { FastifyReply } from 'fastify';
+import { type TSchema, Type } from 'typebox';
 import { UUID_PATTERN } from './ids.js';
 
 /** Every error body (spec 7, D22). */
@@ -16,11 +17,28 @@ export function errorResponses(...codes: number[]) {
 
 export const Uuid = (options: object = {}) => Type.String({ format: 'uuid', pattern: UUID_PATTERN, ...options });
 export const Status = Type.Enum(['AVAILABLE', 'UNAVAILABLE']);
-export const DateTime = () => Type.String({ format: 'date-time' });
+export const DateTime = (options: object = {}) => Type.String({ format: 'date-time', ...options });
 
 export const NoContent = Type.Null({ description: 'No body' });
 
 /** preValidation hook for routes whose body is optional: no body is validated as `{}`. */
 export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
+}
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /**
+     * D27: answers a route gives in another dialect than `response` (Open Delivery's, for a key
+     * with the opendelivery profile), by status. The OpenAPI document shows both shapes (anyOf);
+     * `response` alone is compiled into the serializer, and the route serialises the other
+     * dialect itself with `sendInDialect`, so the common answer keeps its fast serializer.
+     */
+    dialectResponses?: Record<number, TSchema>;
+  }
+}
+
+/** An answer in the dialect of `dialectResponses`: built field by field by the caller (an allow-list by construction) and serialised as built. */
+export function sendInDialect(reply: FastifyReply, body: unknown): FastifyReply {
+  return reply.serializer(JSON.stringify).send(body as never);
 }

@@ -1,23 +1,27 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { safeEqual } from '../lib/crypto.js';
-import { unauthorized } from '../lib/errors.js';
-import type { AuthService } from '../modules/auth/auth-service.js';
-import type { Principal } from '../modules/auth/token-cache.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { forbidden, unauthorized } from '../lib/errors.js';
+import { type AuthService, bearerToken, type Principal } from '../modules/auth/index.js';
+import {
+  type Access,
+  type Actor,
+  type AuditService,
+  allows,
+  auditDetails,
+  auditTarget,
+  type Channel,
+  type OperatorsService,
+  ruleFor,
+} from '../modules/operators/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The merchant integration behind the bearer token; set by merchantAuth. */
     principal: Principal;
+    /** The operator behind an /admin/v1 bearer token or a console session; set by their auth hooks. */
+    actor: Actor;
+    /** Why a console action failed, for its audit entry (the console answers HTML, not JSON). */
+    auditReason?: string;
   }
-}
-
-/** `Authorization: Bearer <token>` → the token, or a 401 that says what is wrong. */
-export function bearerToken(request: FastifyRequest): string {
-  const header = request.headers.authorization;
-  if (!header) throw unauthorized('Missing bearer token');
-  const match = /^Bearer +([A-Za-z0-9\-_.~+/]+=*) *$/i.exec(header);
-  if (!match) throw unauthorized('Malformed Authorization header: expected "Bearer <token>"');
-  return match[1];
 }
 
 /**
@@ -47,10 +51,184 @@ export function merchantAuth(auth: AuthService) {
   };
 }
 
-/** onRequest hook for every /admin/v1 route (OPERATOR-API.md "Authentication"). */
-export function adminAuth(adminToken: string) {
-  return async (request: FastifyRequest, _reply: FastifyReply) => {
+// ---------------------------------------------------------------------------------------------
+// Operators: authentication, role rules, audit (operator-api.md#authentication,
+// operator-api.md#operators-and-audit; docs/security.md).
+
+interface OperatorRouteConfig {
+  access?: Access;
+  /** Audit action of a route that changes something; set from the rules table at start. */
+  auditAction?: string;
+  public?: boolean;
+}
+
+const routeConfig = (request: FastifyRequest) => request.routeOptions.config as OperatorRouteConfig;
+
+export interface RuledRoute {
+  method: string;
+  url: string;
+  access: Access;
+  action: string | undefined;
+}
+
+// Every route that got a rule, per app (keyed by its HTTP server, which all scopes share): the
+// role test enumerates them at test time, so a new route is tested without anyone listing it.
+const ruledRoutes = new WeakMap<object, RuledRoute[]>();
+
+/** The routes of an app that went through requireAccessRules, with their rules. */
+export function ruledRoutesOf(app: FastifyInstance): RuledRoute[] {
+  return [...(ruledRoutes.get(app.server) ?? [])];
+}
+
+/**
+ * onRoute hook: every route of the scope gets its role rule, from its own `config.access` or from
+ * the table in modules/operators/access-rules.ts. A route without one stops the start: a new
+ * route cannot be added without deciding who may call it.
+ */
+export function requireAccessRules(scope: FastifyInstance, options: { allowPublic: boolean }): void {
+  const seen = ruledRoutes.get(scope.server) ?? [];
+  ruledRoutes.set(scope.server, seen);
+  scope.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const config = (route.config ?? {}) as OperatorRouteConfig;
+    for (const method of methods) {
+      const rule = config.access ? { access: config.access, action: config.auditAction } : ruleFor(method, route.url);
+      if (!rule) {
+        throw new Error(
+          `No role rule for ${method} ${route.url}: add it to src/modules/operators/access-rules.ts (or set config.access)`,
+        );
+      }
+      if (rule.access === 'public' && !options.allowPublic) {
+        throw new Error(`${method} ${route.url} cannot be public: operator API routes need a role`);
+      }
+      route.config = {
+        ...config,
+        access: rule.access,
+        auditAction: rule.action,
+        public: rule.access === 'public',
+      } as never;
+      seen.push({ method, url: route.url, access: rule.access, action: rule.action });
+    }
+  });
+}
+
+/** 403 when the caller's role is below the route's rule. */
+export function checkAccess(request: FastifyRequest): void {
+  const needed = routeConfig(request).access;
+  if (!needed || needed === 'public') return;
+  if (!allows(request.actor.role, needed)) {
+    throw forbidden(`Forbidden: this needs the ${needed} role (yours is ${request.actor.role})`);
+  }
+}
+
+/** onRequest hook of every /admin/v1 route: CLEAVER_ADMIN_TOKEN or a personal token, then the role rule. */
+export function operatorAuth(operators: OperatorsService) {
+  return async (request: FastifyRequest) => {
     const token = bearerToken(request);
-    if (!safeEqual(token, adminToken)) throw unauthorized('Invalid operator token');
+    const actor = await operators.authenticateBearer(token);
+    if (!actor) throw unauthorized('Invalid operator token');
+    request.actor = actor;
+    checkAccess(request);
   };
+}
+
+/** Fields a viewer never sees, whichever answer carries them (docs/security.md). */
+const VIEWER_HIDDEN = new Set(['deliveryCode', 'clientSecret', 'token', 'apiKey', 'password', 'secret']);
+
+function maskSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskSecrets);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = VIEWER_HIDDEN.has(k) && typeof v === 'string' ? '****' : maskSecrets(v);
+  }
+  return out;
+}
+
+/**
+ * onSend hook of /admin/v1: what a viewer reads loses every secret-named field. (The one thing a
+ * viewer may create, its own personal token, is answered whole: it is the viewer's own secret.)
+ */
+export function hideSecretsFromViewers() {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    if (request.method !== 'GET' || request.actor?.role !== 'viewer') return payload;
+    if (typeof payload !== 'string' || payload === '') return payload;
+    if (!String(reply.getHeader('content-type') ?? '').includes('application/json')) return payload;
+    return JSON.stringify(maskSecrets(JSON.parse(payload)));
+  };
+}
+
+const clientIp = (request: FastifyRequest) => request.ip ?? null;
+const userAgent = (request: FastifyRequest) => {
+  const ua = request.headers['user-agent'];
+  return typeof ua === 'string' ? ua : null;
+};
+
+function jsonOf(payload: unknown): Record<string, unknown> | undefined {
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(payload) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Ids in the path a console action redirects to (`/console/merchants/<id>` → merchantId). */
+function idsOfLocation(location: unknown): Record<string, string> {
+  const m = typeof location === 'string' ? /^\/console\/(\w+?)s?\/([0-9a-f-]{36})/.exec(location) : null;
+  return m ? { [`${m[1]}Id`]: m[2] } : {};
+}
+
+/**
+ * onSend hook: every request to a route with an audit action, by a known actor, leaves one audit
+ * entry with its result, before the answer leaves (so a caller that saw the answer finds the
+ * entry). If the entry cannot be written the answer still goes out (the action already happened;
+ * a 500 would invite a retry of it) and the failure is logged as an error.
+ */
+export function auditOperatorActions(audit: AuditService, channel: Channel) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const action = routeConfig(request).auditAction;
+    if (!action || !request.actor) return payload;
+    const status = reply.statusCode;
+    const body = channel === 'api' ? jsonOf(payload) : undefined;
+    const created = status < 300 ? body : undefined;
+    const reason = status >= 400 ? (request.auditReason ?? (body?.title as string | undefined) ?? null) : null;
+    try {
+      await audit.record(
+        { actor: request.actor, channel, ip: clientIp(request), userAgent: userAgent(request) },
+        {
+          action,
+          statusCode: status,
+          reason,
+          target: {
+            ...auditTarget(action, request.params, created),
+            ...(channel === 'console' && status < 400 ? idsOfLocation(reply.getHeader('location')) : {}),
+          },
+          details: auditDetails(request.body),
+        },
+      );
+    } catch (error) {
+      request.log.error({ err: error, action }, 'audit entry could not be written');
+    }
+    return payload;
+  };
+}
+
+/** The audit context of a request (for entries written by hand: logins, logouts). */
+export const auditContextOf = (request: FastifyRequest, channel: Channel, actor?: Actor) => ({
+  actor,
+  channel,
+  ip: clientIp(request),
+  userAgent: userAgent(request),
+});
+
+/** The whole /admin/v1 scope: rules at start; per request auth, role, audit and viewer masking. */
+export function useOperatorApiAuth(
+  scope: FastifyInstance,
+  deps: { operators: OperatorsService; audit: AuditService },
+): void {
+  requireAccessRules(scope, { allowPublic: false });
+  scope.addHook('onRequest', operatorAuth(deps.operators));
+  scope.addHook('onSend', hideSecretsFromViewers());
+  scope.addHook('onSend', auditOperatorActions(deps.audit, 'api'));
 }

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/db.js';
 import { AppError } from '../lib/errors.js';
@@ -59,11 +61,21 @@ export function toErrorResponse(error: unknown): { body: ErrorBody; headers: Rec
 /**
  * Errors the router raises before any route or hook runs (a malformed percent-encoding, a path
  * parameter over maxParamLength): without this Fastify answers them in its own shape, not
- * `{title, status}` (found by the issue 9 fuzz test). Passed as Fastify's `frameworkErrors`.
+ * `{title, status}` (found by the fuzz proof, architecture.md#fuzzing). Passed as Fastify's `frameworkErrors`.
  */
 export function renderFrameworkError(error: unknown, _request: FastifyRequest, reply: FastifyReply): void {
   const { body, headers } = toErrorResponse(error);
   reply.code(body.status).headers(headers).type('application/json').send(body);
+}
+
+/**
+ * D28.4: once the token is known, an opendelivery key's errors are `application/problem+json`
+ * (Open Delivery's error content type, same {title, status}); everything else, including a
+ * request refused before its token is read, is `application/json` (D22).
+ */
+function errorContentType(request: FastifyRequest): string {
+  const principal = (request as { principal?: { profile?: string } }).principal;
+  return principal?.profile === 'opendelivery' ? 'application/problem+json' : 'application/json';
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -72,9 +84,32 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (body.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     }
-    reply.code(body.status).headers(headers).type('application/json').send(body);
+    reply.code(body.status).headers(headers).type(errorContentType(request)).send(body);
   });
   app.setNotFoundHandler((_request, reply) => {
     reply.code(404).type('application/json').send({ title: 'Route not found', status: 404 });
   });
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; title: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, title: 'Request header fields are too large' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, title: 'Request timeout: the request was not received in time' },
+  HPE_URI_TOO_LONG: { status: 414, title: 'Request URI is too long' },
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (oversized headers, a malformed
+ * request line): without this Fastify writes its own body shape. Passed as `clientErrorHandler`.
+ */
+export function renderClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = (error.code && CLIENT_ERRORS[error.code]) || { status: 400, title: 'Malformed HTTP request' };
+  const body = JSON.stringify({ title: known.title, status: known.status });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${known.status} ${STATUS_CODES[known.status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }

@@ -21,6 +21,21 @@ function securityFor(url: string): Array<Record<string, string[]>> {
   return [];
 }
 
+/**
+ * D28.4: a merchant route's error is `application/json` for a cleaver key and
+ * `application/problem+json` (the same {title, status}) for an opendelivery key; both are
+ * documented on every error answer of a /v1 route that takes a bearer token.
+ */
+function withProblemJson(response: unknown): unknown {
+  const schema = response as Record<string, unknown>;
+  if (schema.content) return schema;
+  const { description, ...rest } = schema;
+  return {
+    description: (description as string | undefined) ?? 'Error {title, status}',
+    content: { 'application/json': { schema: rest }, 'application/problem+json': { schema: rest } },
+  };
+}
+
 /** OpenAPI 3 generated from the route schemas; served at /openapi.json, reference UI at /docs. */
 export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   await app.register(swagger, {
@@ -38,7 +53,11 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          operator: { type: 'http', scheme: 'bearer', description: 'CLEAVER_ADMIN_TOKEN' },
+          operator: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'CLEAVER_ADMIN_TOKEN, or a personal operator token (`cop_…`) whose role the route allows',
+          },
           xAppSignature: { type: 'apiKey', in: 'header', name: 'X-App-Signature' },
         },
       },
@@ -50,10 +69,33 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       const s = { ...(schema as Record<string, unknown>) };
       s.operationId ??= operationIdFor(method, url);
       s.security ??= securityFor(url);
+      const secured = (s.security as unknown[]).length > 0;
       // Answers any route can give (D22, D23): documented once here, not in every route file.
       const response = { ...((s.response as Record<string, unknown> | undefined) ?? {}) };
-      const generic = [400, 413, 415, 429, 500, 503, ...(securityFor(url).length ? [401] : [])];
+      // D27: a route answering in two dialects documents both shapes of that answer.
+      const dialects = (s.dialectResponses as Record<string, Record<string, unknown>> | undefined) ?? {};
+      for (const [code, alternative] of Object.entries(dialects)) {
+        const base = response[code] as Record<string, unknown> | undefined;
+        response[code] = base ? { anyOf: [base, alternative] } : alternative;
+      }
+      delete s.dialectResponses;
+      const generic = [
+        400,
+        413,
+        415,
+        429,
+        500,
+        503,
+        ...(secured ? [401] : []),
+        // A role below the route's rule (docs/security.md).
+        ...(url.startsWith('/admin/') ? [403] : []),
+      ];
       for (const code of generic) response[code] ??= { $ref: 'Error' };
+      if (secured && url.startsWith('/v1/') && !url.startsWith('/v1/logistics/')) {
+        for (const code of Object.keys(response)) {
+          if (Number(code) >= 400) response[code] = withProblemJson(response[code]);
+        }
+      }
       s.response = response;
       return { schema: s as typeof schema, url };
     },

@@ -14,6 +14,8 @@ export interface RateLimitStore {
   /** The memory store answers synchronously; Redis with a promise. */
   hit(key: string, windowMs: number): RateLimitHit | Promise<RateLimitHit>;
   close?(): Promise<void>;
+  /** Whether the shared counters are in use (health); absent for a store that cannot fail. */
+  status?(): 'ok' | 'unavailable';
 }
 
 export function createMemoryStore(now: () => number = Date.now): RateLimitStore {
@@ -50,6 +52,66 @@ export function createRedisStore(redis: Redis): RateLimitStore {
       const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `cleaver:rl:${key}`, String(windowMs))) as [number, number];
       return { count, resetMs: ttl };
     },
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`rate-limit store did not answer within ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * D31: shared counters (Redis) with a bounded wait. A call that fails or takes longer than
+ * `timeoutMs` is answered from this instance's own counters instead, and Redis is left alone for
+ * `cooldownMs` (then one request probes it), so a frozen or absent Redis costs at most one
+ * timeout per cooldown rather than one per request. Requests are never refused because Redis is
+ * away: limits fall back to per instance.
+ */
+export function createFailoverStore(
+  primary: RateLimitStore,
+  fallback: RateLimitStore,
+  options: { timeoutMs: number; cooldownMs?: number; now?: () => number; onError?: (error: unknown) => void },
+): RateLimitStore {
+  const now = options.now ?? Date.now;
+  const cooldownMs = options.cooldownMs ?? 5_000;
+  let openUntil = 0;
+  let probing = false;
+  return {
+    hit(key, windowMs) {
+      if (probing || now() < openUntil) return fallback.hit(key, windowMs);
+      if (openUntil !== 0) probing = true; // the one request that tries Redis again
+      let pending: Promise<RateLimitHit>;
+      try {
+        pending = Promise.resolve(primary.hit(key, windowMs));
+      } catch (error) {
+        pending = Promise.reject(error);
+      }
+      return withTimeout(pending, options.timeoutMs).then(
+        (hit) => {
+          openUntil = 0;
+          probing = false;
+          return hit;
+        },
+        (error) => {
+          openUntil = now() + cooldownMs;
+          probing = false;
+          options.onError?.(error);
+          return fallback.hit(key, windowMs);
+        },
+      );
+    },
+    status: () => (openUntil === 0 ? 'ok' : 'unavailable'),
   };
 }
 

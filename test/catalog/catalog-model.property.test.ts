@@ -3,8 +3,8 @@
 // of spec 4.3 predicts. The model is written independently of the processing code.
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { merchantRecord, sync } from '../support/catalog.js';
 import { createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
-import { merchantRecord, sync } from './catalog-helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -4,6 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/lib/clock.js';
 import { createCatalogService } from '../../src/modules/catalog/index.js';
 import {
+  merchantBody,
+  merchantRecord,
+  operatorSyncs,
+  productByPdv,
+  sampleCatalog,
+  syncStatus,
+} from '../support/catalog.js';
+import {
   adminHeaders,
   bearer,
   createMerchant,
@@ -11,14 +19,6 @@ import {
   type MerchantCredentials,
   type TestApp,
 } from '../support/test-app.js';
-import {
-  merchantBody,
-  merchantRecord,
-  operatorSyncs,
-  productByPdv,
-  sampleCatalog,
-  syncStatus,
-} from './catalog-helpers.js';
 
 const API_KEY = 'pos-api-key-123';
 const clock = manualClock(new Date('2026-03-01T12:00:00Z'));
@@ -108,7 +108,7 @@ describe('POST /admin/v1/merchants/{id}/catalogPull (D20)', () => {
     await pull(me.merchantId);
     await t.services.catalog.worker.drain();
     expect((await syncStatus(t, me)).moreInfo).toBe(
-      `Pull failed: the POS answer from GET ${baseURL}/v1/merchant is not valid JSON`,
+      `Pull failed: the POS answer from GET ${baseURL}/v1/merchant is not valid JSON (Unexpected token '<', "<html>" is not valid JSON)`,
     );
     answer = json({ entityType: 'MERCHANT', updatedObjects: [{ id: 'S' }] });
     await pull(me.merchantId);
@@ -124,6 +124,7 @@ describe('POST /admin/v1/merchants/{id}/catalogPull (D20)', () => {
     const me = await onboarded();
     const limited = createCatalogService({
       db: t.database.db,
+      merchants: t.services.merchants,
       clock,
       getMerchantUrl: async () => ({ baseURL, apiKey: API_KEY }),
       pullLimits: { timeoutMs: 300, maxBytes: 1000 },
@@ -142,9 +143,10 @@ describe('POST /admin/v1/merchants/{id}/catalogPull (D20)', () => {
     const me = await onboarded();
     const production = createCatalogService({
       db: t.database.db,
+      merchants: t.services.merchants,
       clock,
       getMerchantUrl: async () => ({ baseURL, apiKey: API_KEY }),
-      pullHttpsOnly: true,
+      production: true,
     });
     await pull(me.merchantId);
     seen.length = 0;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/lib/clock.js';
 import { createCatalogService } from '../../src/modules/catalog/index.js';
-import { createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 import {
   merchantBody,
   merchantRecord,
@@ -10,7 +9,8 @@ import {
   sampleCatalog,
   syncStatus,
   upload,
-} from './catalog-helpers.js';
+} from '../support/catalog.js';
+import { createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 
 const clock = manualClock(new Date('2026-03-01T12:00:00Z'));
 let t: TestApp;
@@ -26,6 +26,7 @@ function crashingCatalog(times: number) {
   let left = times;
   return createCatalogService({
     db: t.database.db,
+    merchants: t.services.merchants,
     clock,
     beforeCommit: () => {
       if (left > 0) {
@@ -112,5 +113,65 @@ describe('wake-up by NOTIFY', () => {
     } finally {
       await worker.stop();
     }
+  });
+});
+
+describe('lease heartbeat (issue "Hardening" 10)', () => {
+  it('a long apply keeps its short lease: another worker does not take the upload over', async () => {
+    const me = await createMerchant(t.app);
+    const real = { now: () => new Date() };
+    let releaseApply: () => void = () => {};
+    let applying: () => void = () => {};
+    const inApply = new Promise<void>((resolve) => {
+      applying = resolve;
+    });
+    // Worker A holds the upload with a 300 ms lease and a heartbeat, and takes 1.5 s to apply.
+    const slow = createCatalogService({
+      db: t.database.db,
+      merchants: t.services.merchants,
+      clock: real,
+      leaseMs: 300,
+      beforeCommit: () => {
+        applying();
+        return new Promise<void>((resolve) => {
+          releaseApply = resolve;
+          setTimeout(resolve, 1_500);
+        });
+      },
+    });
+    const other = createCatalogService({
+      db: t.database.db,
+      merchants: t.services.merchants,
+      clock: real,
+      leaseMs: 300,
+    });
+    await slow.worker.start();
+    try {
+      await upload(t, me, merchantBody(sampleCatalog()));
+      await inApply;
+      // Five lease lengths go by; the heartbeat keeps renewing A's lease meanwhile.
+      let takenOver = 0;
+      const until = Date.now() + 1_200;
+      while (Date.now() < until) {
+        if (t.database.kind === 'postgres') takenOver += await other.worker.drain();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      releaseApply();
+      await waitFor(async () => (await syncStatus(t, me)).status !== 'PROCESSING');
+      expect(takenOver).toBe(0);
+      expect((await syncStatus(t, me)).status).toBe('SUCCESS');
+      const [sync] = await operatorSyncs(t, me.merchantId);
+      expect(sync.attempts).toBe(1);
+    } finally {
+      await slow.worker.stop();
+    }
+  });
+
+  it('the lease is configurable and short by default', () => {
+    expect(t.services.catalog.worker.leaseMs).toBe(8_000);
+    expect(
+      createCatalogService({ db: t.database.db, merchants: t.services.merchants, clock, leaseMs: 2_000 }).worker
+        .leaseMs,
+    ).toBe(2_000);
   });
 });

@@ -20,6 +20,9 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
     'CLEAVER_CLIENT_ID',
     'CLEAVER_CLIENT_SECRET',
     'DATABASE_URL',
+    // Colour is decided by the command's own environment (test/cli/cli-terminal.test.ts).
+    'FORCE_COLOR',
+    'NO_COLOR',
   ]) {
     if (!(name in env)) delete childEnv[name];
   }

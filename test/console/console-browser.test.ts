@@ -4,7 +4,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merchantBody, sampleCatalog } from '../catalog/catalog-helpers.js';
+import { merchantBody, sampleCatalog } from '../support/catalog.js';
 import { ADMIN_TOKEN, bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { launchBrowser, screenshot, trackForeignRequests } from './browser.js';

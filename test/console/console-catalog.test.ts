@@ -1,7 +1,7 @@
 // Catalog and sandbox in the console: what the POS uploaded (and what was discarded, and why),
 // products made by hand, and an order placed from the catalog.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { merchantBody, sampleCatalog, sync } from '../catalog/catalog-helpers.js';
+import { merchantBody, sampleCatalog, sync } from '../support/catalog.js';
 import { createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 import { login } from './console-session.js';
 

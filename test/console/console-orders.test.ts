@@ -2,7 +2,7 @@
 // acknowledgments per integration key, and the platform's actions as forms.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventIdOf } from '../../src/modules/events/index.js';
-import { createLogisticsApp, deliveryUpdate, signedCall } from '../logistics/support.js';
+import { createLogisticsApp, deliveryUpdate, signedCall } from '../support/logistics.js';
 import { createSimpleOrder } from '../support/orders.js';
 import { bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 import { login } from './console-session.js';

@@ -35,13 +35,27 @@ export async function loginForm(app: FastifyInstance): Promise<{ cookie: string;
 }
 
 export async function login(app: FastifyInstance, token = ADMIN_TOKEN): Promise<ConsoleSession> {
+  return loginWith(app, { token });
+}
+
+/** An operator account's login: email, password and, when enrolled, a one-time code. */
+export function loginAs(app: FastifyInstance, email: string, password: string, code?: string): Promise<ConsoleSession> {
+  return loginWith(app, { email, password, ...(code ? { code } : {}) });
+}
+
+/** The login form posted with these fields (token, or email/password/code). */
+export async function postLogin(app: FastifyInstance, fields: Record<string, string>, headers = {}) {
   const form = await loginForm(app);
-  const res = await app.inject({
+  return app.inject({
     method: 'POST',
     url: '/console/login',
-    headers: { ...FORM, cookie: form.cookie },
-    payload: formBody({ _csrf: form.csrf, token, next: '/console/merchants' }),
+    headers: { ...FORM, cookie: form.cookie, ...headers },
+    payload: formBody({ _csrf: form.csrf, next: '/console/merchants', ...fields }),
   });
+}
+
+async function loginWith(app: FastifyInstance, fields: Record<string, string>): Promise<ConsoleSession> {
+  const res = await postLogin(app, fields);
   if (res.statusCode !== 303) throw new Error(`login: ${res.statusCode} ${res.body}`);
   const cookie = setCookie(res, 'cleaver_console')?.split(';')[0] as string;
   const merchants = await app.inject({ method: 'GET', url: '/console/merchants', headers: { cookie } });

@@ -66,7 +66,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    [{ PORT: 'eighty' }, 'PORT must be a whole number, got "eighty"'],
+    [{ PORT: 'eighty' }, 'PORT must be a whole number from 0 to 65535, got "eighty"'],
     [{ PORT: '70000' }, 'PORT must be between 0 and 65535, got 70000'],
     [{ CLEAVER_ENV: 'staging' }, 'CLEAVER_ENV must be "sandbox" or "production", got "staging"'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must use postgres: or postgresql:, got "mysql:"'],

@@ -66,7 +66,10 @@ interface Started {
 
 /** The real server as `npm start` builds it, in this process, on a data dir or database of the test's. */
 async function start(env: Record<string, string>): Promise<Started> {
-  const server = await startServer(loadConfig({ PORT: '0', LOG_LEVEL: 'silent', ...env }));
+  // No drain (D31) in tests: nothing stands behind a load balancer here.
+  const server = await startServer(
+    loadConfig({ PORT: '0', LOG_LEVEL: 'silent', CLEAVER_SHUTDOWN_DRAIN_MS: '0', ...env }),
+  );
   return { url: server.url as string, stop: server.stop };
 }
 
@@ -219,7 +222,11 @@ if (kind === 'postgres') {
         const started = Date.now();
         await expect.poll(async () => (await list()).status, { timeout: 5000, interval: 100 }).toBe(200);
         expect(Date.now() - started).toBeLessThan(5000);
-        expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+        // Readiness waits for the background queues' next attempt too, which back off to at
+        // most 5 s while the database is away (D31): ready again within that backoff.
+        await expect
+          .poll(async () => (await fetch(`${server.url}/health/ready`)).status, { timeout: 8000, interval: 200 })
+          .toBe(200);
       } finally {
         await server.stop();
         await proxy.close();

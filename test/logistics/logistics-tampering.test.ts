@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import type { RecordedEvent } from '../../src/modules/events/index.js';
+import { createLogisticsApp, deliveryUpdate, type LogisticsApp, sign, signedCall } from '../support/logistics.js';
 import { createSimpleOrder } from '../support/orders.js';
 import {
   adminHeaders,
@@ -12,7 +13,6 @@ import {
   type MerchantCredentials,
   type TestApp,
 } from '../support/test-app.js';
-import { createLogisticsApp, deliveryUpdate, type LogisticsApp, sign, signedCall } from './support.js';
 
 let t: TestApp;
 let shop: MerchantCredentials;

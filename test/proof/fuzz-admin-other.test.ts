@@ -1,4 +1,4 @@
 import { defineFuzzSuite } from './fuzz-suite.js';
 
-// Issue 9 fuzzing, the "admin-other" operations (test/proof/fuzz-suite.ts).
+// Fuzzing proof (architecture.md#fuzzing), the "admin-other" operations (test/proof/fuzz-suite.ts).
 await defineFuzzSuite('admin-other');

@@ -1,4 +1,4 @@
 import { defineFuzzSuite } from './fuzz-suite.js';
 
-// Issue 9 fuzzing, the "orders" operations (test/proof/fuzz-suite.ts).
+// Fuzzing proof (architecture.md#fuzzing), the "orders" operations (test/proof/fuzz-suite.ts).
 await defineFuzzSuite('orders');

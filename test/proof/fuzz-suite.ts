@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createLogisticsApp, type LogisticsApp } from '../logistics/support.js';
+import { createLogisticsApp, type LogisticsApp } from '../support/logistics.js';
 import { createSimpleOrder } from '../support/orders.js';
 import {
   addIntegrationKey,
@@ -25,7 +25,7 @@ import {
   requestsFor,
 } from './fuzz-support.js';
 
-// Issue 9 "Fuzzing": every documented operation gets FUZZ_RUNS (default 500) generated requests
+// Fuzzing (architecture.md#fuzzing): every documented operation gets FUZZ_RUNS (default 500) generated requests
 // with valid credentials, so they reach validation: wrong types, missing and extra fields, huge
 // strings and arrays, deep nesting, invalid UTF-8, wrong content types, oversized bodies (against
 // a second app on the same database with a 1 KiB body limit), random path and query params.

@@ -3,7 +3,7 @@ import { adminHeaders, bearer } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase, testDbKind } from '../support/test-db.js';
 import { type CleaverProcess, call, startCleaver, startReceiver, stopAllCleavers } from './processes.js';
 
-// Issue 9 "Several processes": two API processes and one worker on one PostgreSQL and one Redis.
+// Proof (architecture.md#several-processes): two API processes and one worker on one PostgreSQL and one Redis.
 // The full order flow goes through both API processes alternately; the rate limit, revocation,
 // polling and webhook delivery hold across them.
 

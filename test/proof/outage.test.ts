@@ -4,7 +4,7 @@ import { adminHeaders, bearer } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase, testDbKind } from '../support/test-db.js';
 import { type CleaverProcess, call, startCleaver, stopAllCleavers } from './processes.js';
 
-// Issue 9 "Database outage": a `cleaver serve` process under steady load (order reads, creations
+// Proof (architecture.md#database-outage): a `cleaver serve` process under steady load (order reads, creations
 // and confirmations) loses PostgreSQL for ~3 s. The shared PostgreSQL server keeps running for
 // everyone else: the process reaches it through a TCP proxy that the test cuts and restores.
 

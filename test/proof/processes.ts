@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ADMIN_TOKEN, SECRET_KEY } from '../support/test-app.js';
 
-// Real `cleaver serve` processes for the issue 9 proofs (several processes, outage, soak).
+// Real `cleaver serve` processes for the proofs of architecture.md#proofs (several processes, outage, soak).
 
 export interface CleaverProcess {
   child: ChildProcess;
@@ -35,6 +35,8 @@ export async function startCleaver(
       CLEAVER_DATA_DIR: dataDir,
       CLEAVER_ADMIN_TOKEN: ADMIN_TOKEN,
       CLEAVER_SECRET_KEY: SECRET_KEY,
+      // No drain (D31) unless a test asks for one: nothing stands behind a load balancer here.
+      CLEAVER_SHUTDOWN_DRAIN_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

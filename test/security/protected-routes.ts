@@ -1,4 +1,4 @@
-// The shared security suite's registry (STYLE.md, unkey runCommonRouteTests): every protected
+// The shared security suite's registry (style.md#tests, unkey runCommonRouteTests): every protected
 // route is listed here. test/security/security.test.ts checks each one against missing,
 // malformed, expired, forged, `alg: none`, revoked and deleted-key credentials, and fails when
 // the app serves a /v1 or /admin/v1 route that is missing from this list.
@@ -25,6 +25,7 @@ export interface ProtectedRoute {
 }
 
 const json = (v: unknown) => () => v;
+const NO_ID = '00000000-0000-4000-8000-000000000000';
 
 /** /v1 routes behind the merchant bearer token (spec 5.1). */
 export const merchantRoutes: ProtectedRoute[] = [
@@ -50,16 +51,31 @@ export const merchantRoutes: ProtectedRoute[] = [
     payload: json({ entityType: 'ITEM', updatedObjects: [] }),
   },
   {
+    // Open Delivery's notification (D29); merchantStatus alone needs no registered POS.
+    method: 'POST',
+    pattern: '/v1/merchantUpdate',
+    url: () => '/v1/merchantUpdate',
+    payload: json({ merchantStatus: 'AVAILABLE' }),
+  },
+  {
     method: 'GET',
     pattern: '/v1/merchantStatus',
     url: (c) => `/v1/merchantStatus?merchantId=${c.merchantId}`,
   },
   { method: 'GET', pattern: '/v1/merchant', url: () => '/v1/merchant' },
+  // Sandbox scenarios (D25: sandbox only; the security suite runs in the sandbox).
+  { method: 'GET', pattern: '/v1/sandbox/scenarios', url: () => '/v1/sandbox/scenarios' },
+  {
+    method: 'POST',
+    pattern: '/v1/sandbox/scenarios',
+    url: () => '/v1/sandbox/scenarios',
+    payload: json({ scenario: 'takeout' }),
+  },
 ];
 
 /** Merchant routes on one order: `orderId` in the path (the security suite checks foreign orders → 404). */
 function orderRoutes(): Array<ProtectedRoute & { orderRoute: true }> {
-  const route = (method: 'GET' | 'POST', action: string, payload?: unknown) => ({
+  const route = (method: 'GET' | 'POST' | 'PATCH', action: string, payload?: unknown) => ({
     method,
     pattern: `/v1/orders/:orderId${action}`,
     url: (c: RouteContext) => `/v1/orders/${c.orderId}${action}`,
@@ -77,6 +93,10 @@ function orderRoutes(): Array<ProtectedRoute & { orderRoute: true }> {
     route('POST', '/delivered'),
     route('POST', '/validateCode', { deliveryCode: '0000' }),
     route('POST', '/tracking', { deliveryTrackingInfo: {} }),
+    // D29: Open Delivery's routes, in both profiles.
+    route('POST', '/preparing'),
+    route('POST', '/pickedUp'),
+    route('PATCH', '/details', { preparationStartDateTime: '2026-01-01T12:30:00Z' }),
   ];
 }
 
@@ -96,6 +116,12 @@ export const adminRoutes: ProtectedRoute[] = [
     pattern: '/admin/v1/merchants/:merchantId/integrationKeys',
     url: (c) => `/admin/v1/merchants/${c.merchantId}/integrationKeys`,
     payload: json({}),
+  },
+  {
+    method: 'PATCH',
+    pattern: '/admin/v1/merchants/:merchantId/integrationKeys/:keyId',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/integrationKeys/00000000-0000-4000-8000-000000000000`,
+    payload: json({ profile: 'opendelivery' }),
   },
   {
     method: 'DELETE',
@@ -118,6 +144,33 @@ export const adminRoutes: ProtectedRoute[] = [
     method: 'GET',
     pattern: '/admin/v1/merchants/:merchantId/catalogSyncs',
     url: (c) => `/admin/v1/merchants/${c.merchantId}/catalogSyncs`,
+  },
+  {
+    method: 'GET',
+    pattern: '/admin/v1/merchants/:merchantId/webhookHealth',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/webhookHealth`,
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/merchants/:merchantId/webhookDeliveries/retryFailed',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/webhookDeliveries/retryFailed`,
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/merchants/:merchantId/webhookDeliveries/recover',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/webhookDeliveries/recover`,
+    payload: json({ since: '2026-01-01T00:00:00Z' }),
+  },
+  { method: 'GET', pattern: '/admin/v1/notices', url: () => '/admin/v1/notices' },
+  {
+    method: 'GET',
+    pattern: '/admin/v1/merchants/:merchantId/history',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/history`,
+  },
+  {
+    method: 'GET',
+    pattern: '/admin/v1/merchants/:merchantId/integrationKeys/:keyId/usage',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/integrationKeys/00000000-0000-4000-8000-000000000000/usage`,
   },
   {
     method: 'POST',
@@ -172,8 +225,58 @@ export const adminRoutes: ProtectedRoute[] = [
     url: (c) => `/admin/v1/merchants/${c.merchantId}/webhookDeliveries`,
   },
   {
+    method: 'GET',
+    pattern: '/admin/v1/merchants/:merchantId/sandbox/scenarios',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/sandbox/scenarios`,
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/merchants/:merchantId/sandbox/scenarios',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/sandbox/scenarios`,
+    payload: json({ scenario: 'takeout' }),
+  },
+  {
     method: 'POST',
     pattern: '/admin/v1/webhookDeliveries/:deliveryId/retry',
     url: () => '/admin/v1/webhookDeliveries/00000000-0000-4000-8000-000000000000/retry',
   },
+  // Operators and audit (docs/security.md)
+  { method: 'POST', pattern: '/admin/v1/operators', url: () => '/admin/v1/operators', payload: json({}) },
+  { method: 'GET', pattern: '/admin/v1/operators', url: () => '/admin/v1/operators' },
+  { method: 'GET', pattern: '/admin/v1/operators/:id', url: () => `/admin/v1/operators/${NO_ID}` },
+  {
+    method: 'PATCH',
+    pattern: '/admin/v1/operators/:id',
+    url: () => `/admin/v1/operators/${NO_ID}`,
+    payload: json({ role: 'viewer' }),
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/operators/:id/password',
+    url: () => `/admin/v1/operators/${NO_ID}/password`,
+    payload: json({ password: 'a long enough password' }),
+  },
+  { method: 'DELETE', pattern: '/admin/v1/operators/:id/totp', url: () => `/admin/v1/operators/${NO_ID}/totp` },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/operators/:id/revokeAccess',
+    url: () => `/admin/v1/operators/${NO_ID}/revokeAccess`,
+  },
+  { method: 'GET', pattern: '/admin/v1/operators/:id/tokens', url: () => `/admin/v1/operators/${NO_ID}/tokens` },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/operators/:id/tokens',
+    url: () => `/admin/v1/operators/${NO_ID}/tokens`,
+    payload: json({}),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/admin/v1/operators/:id/tokens/:tokenId',
+    url: () => `/admin/v1/operators/${NO_ID}/tokens/${NO_ID}`,
+  },
+  { method: 'GET', pattern: '/admin/v1/me', url: () => '/admin/v1/me' },
+  { method: 'POST', pattern: '/admin/v1/me/tokens', url: () => '/admin/v1/me/tokens', payload: json({}) },
+  { method: 'DELETE', pattern: '/admin/v1/me/tokens/:tokenId', url: () => `/admin/v1/me/tokens/${NO_ID}` },
+  { method: 'GET', pattern: '/admin/v1/audit', url: () => '/admin/v1/audit' },
+  { method: 'GET', pattern: '/admin/v1/audit/export', url: () => '/admin/v1/audit/export' },
 ];

@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 
-// Issue 9 "Contract": every response the suite sees is checked against the service's own
+// Contract (architecture.md#contract): every response the suite sees is checked against the service's own
 // /openapi.json. createTestApp installs this on every test app; test/support/contract-setup.ts
 // fails the test that produced a violation.
 

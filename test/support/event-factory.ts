@@ -1,6 +1,7 @@
 // Builds RecordedEvents as the events module records them (event-contract.ts), so webhook tests
 // can produce events by calling the listener inside a transaction, without orders. The lead can
 // replace these with real orders in one end-to-end test.
+import { SANDBOX_APP_ID } from '../../src/config.js';
 import type { Db } from '../../src/db/db.js';
 import { newId, uuidV5 } from '../../src/lib/ids.js';
 import type { EventListener, OrderEventType, RecordedEvent } from '../../src/modules/events/event-contract.js';
@@ -27,7 +28,8 @@ export function buildEvent(
       orderId,
       orderURL: `${publicUrl}/v1/orders/${orderId}`,
       createdAt: createdAt.toISOString(),
-      sourceAppId: 'marketplace',
+      // The platform's app id, as config gives it (a uuid).
+      sourceAppId: SANDBOX_APP_ID,
       // Characters outside ASCII: the signature covers the exact UTF-8 bytes.
       ...(eventType.startsWith('CANCEL') ? { metadata: { reason: 'Cliente desistiu — açougue', code: 'X' } } : {}),
     },

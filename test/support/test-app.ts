@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Clock, systemClock } from '../../src/lib/clock.js';
+import type { LookupFn } from '../../src/lib/net/address-guard.js';
 import { createServices, type Services } from '../../src/services.js';
 import { installContractCheck } from './contract.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
@@ -25,9 +26,11 @@ export interface TestAppOptions {
   database?: TestDatabase;
   /** Shared rate-limit counters, as with REDIS_URL. */
   redis?: Redis;
+  /** DNS resolution of outbound connections (a fake resolver proves the address guard). */
+  lookup?: LookupFn;
 }
 
-/** The real app on a real, fresh database (STYLE.md: tests build the same app and inject). */
+/** The real app on a real, fresh database (style.md#tests: tests build the same app and inject). */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const config = loadConfig(
@@ -40,7 +43,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     options.config,
   );
-  const services = createServices({ config, db: database.db, clock: options.clock ?? systemClock });
+  const services = createServices({
+    config,
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    lookup: options.lookup,
+  });
   await services.auth.start();
   const app = await buildApp(services, { redis: options.redis });
   installContractCheck(app);

@@ -1,4 +1,4 @@
-// A real HTTP receiver on 127.0.0.1:0 for webhook tests (STYLE.md: svix TestReceiver). It keeps
+// A real HTTP receiver on 127.0.0.1:0 for webhook tests (style.md#tests: svix TestReceiver). It keeps
 // every request (headers and exact body bytes) and answers through a replaceable handler;
 // waitFor(predicate) resolves as soon as the received requests satisfy it — no sleeps.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

@@ -3,6 +3,9 @@
 //   share one token request;
 // - on 401 one new token and one resend, never a retry with the same token (spec 5.1.4);
 // - 429 and 503 retried with backoff (http.ts);
+// - after a connection broke mid-request, only calls the spec makes safe to repeat are resent,
+//   and the "already done" refusal of such a repeat counts as success (D7: a repeated action
+//   answers 400 `Order has already same event type`);
 // - uploadCatalog waits for SUCCESS/FAIL by polling merchantStatus and never resends (3.2, 4.4).
 import { CatalogSyncTimeoutError, CleaverAuthError } from './errors.js';
 import {
@@ -13,6 +16,7 @@ import {
   type HttpResponse,
   toApiError,
 } from './http.js';
+import { safeLog } from './logger.js';
 import type {
   Acknowledgment,
   ConfirmRequest,
@@ -26,6 +30,9 @@ import type {
   Order,
   OrderEventType,
   RequestCancellationRequest,
+  SandboxScenario,
+  SandboxScenarioOptions,
+  SandboxScenarioResult,
   SyncStatus,
   TokenResponse,
   ValidatedCode,
@@ -61,6 +68,23 @@ export interface PollOptions {
 
 /** D4: at most 100 elements per acknowledgment request. */
 export const ACK_BATCH_LIMIT = 100;
+
+/** D7: the refusal of an action the order already has (400; 422 with the opendelivery profile). */
+export const ALREADY_DONE_TITLE = 'Order has already same event type';
+/** D7: accept/deny when no customer request is open (any more). */
+export const NO_REQUEST_TITLE = 'No cancellation request to answer';
+
+const refusedAs = (response: HttpResponse, title: string) =>
+  (response.status === 400 || response.status === 422) &&
+  typeof response.body === 'object' &&
+  response.body !== null &&
+  (response.body as { title?: unknown }).title === title;
+
+/**
+ * Decides whether an error answer to a REPEATED request (an earlier attempt broke after it went
+ * out) means the earlier attempt did the work.
+ */
+type RepeatDone = (response: HttpResponse) => boolean | Promise<boolean>;
 
 interface CachedToken {
   accessToken: string;
@@ -114,13 +138,17 @@ export function createPosClient(options: PosClientOptions) {
     return pending;
   }
 
-  /** A protected call: bearer token; on 401 one new token and one resend (spec 5.1.4). */
-  async function authorized(request: HttpRequest): Promise<HttpResponse> {
+  /**
+   * A protected call: bearer token; on 401 one new token and one resend (spec 5.1.4). With
+   * `repeatDone`, an error answer to a repeat that it recognises as "already done" is success.
+   */
+  async function authorized(request: HttpRequest, repeatDone?: RepeatDone): Promise<HttpResponse> {
     const first = await currentToken();
     let response = await http.exchange({
       ...request,
       headers: { ...request.headers, authorization: `Bearer ${first.accessToken}` },
     });
+    let repeated = response.repeated;
     if (response.status === 401) {
       // Only drop the token if no concurrent call has already replaced it.
       if (cached?.accessToken === first.accessToken) cached = undefined;
@@ -129,6 +157,7 @@ export function createPosClient(options: PosClientOptions) {
         ...request,
         headers: { ...request.headers, authorization: `Bearer ${renewed.accessToken}` },
       });
+      repeated ||= response.repeated;
       if (response.status === 401) {
         cached = undefined;
         const error = toApiError(request.method, request.path, response);
@@ -137,8 +166,17 @@ export function createPosClient(options: PosClientOptions) {
           : new CleaverAuthError(401, error.title, request.method, request.path, response.body);
       }
     }
-    if (response.status < 200 || response.status >= 300) throw toApiError(request.method, request.path, response);
-    return response;
+    if (response.status >= 200 && response.status < 300) return response;
+    if (repeated && repeatDone && (await repeatDone(response))) {
+      safeLog(
+        options.logger,
+        'info',
+        { method: request.method, path: request.path, status: response.status, body: response.body },
+        'the repeat of a request whose connection broke was refused as already done: the first attempt went through',
+      );
+      return response;
+    }
+    throw toApiError(request.method, request.path, response);
   }
 
   const orderPath = (orderId: string, action?: string) =>
@@ -156,8 +194,33 @@ export function createPosClient(options: PosClientOptions) {
   }
 
   async function merchantUpdate(body: MerchantUpdateRequest, signal?: AbortSignal): Promise<void> {
-    // Not idempotent for network failures: a second upload would be a second sync (3.2).
+    // Not idempotent: a second upload is a second sync (3.2, 4.4: no resend loop). Resent only
+    // when the connection was never made; after a broken connection the CleaverNetworkError
+    // says `mayHaveBeenProcessed`, and merchantStatus tells whether a sync started.
     await authorized({ method: 'PUT', path: '/v1/merchantUpdate', body, signal });
+  }
+
+  async function getOrder(orderId: string): Promise<Order> {
+    return (await authorized({ method: 'GET', path: orderPath(orderId), idempotent: true })).body as Order;
+  }
+
+  /** A lifecycle action (D7): repeating it is refused with ALREADY_DONE_TITLE, so it may be resent. */
+  async function lifecycleAction(orderId: string, action: string, body?: unknown): Promise<void> {
+    await authorized({ method: 'POST', path: orderPath(orderId, action), body, idempotent: true }, (r) =>
+      refusedAs(r, ALREADY_DONE_TITLE),
+    );
+  }
+
+  /**
+   * Answering a customer's cancellation request (4.9, 4.10): a repeat is refused with
+   * NO_REQUEST_TITLE, which alone cannot tell "my first attempt answered it" from "it was
+   * answered otherwise"; the order's lastEvent can.
+   */
+  async function answerCancellation(orderId: string, action: string, outcome: OrderEventType, body?: unknown) {
+    await authorized(
+      { method: 'POST', path: orderPath(orderId, action), body, idempotent: true },
+      async (r) => refusedAs(r, NO_REQUEST_TITLE) && (await getOrder(orderId)).lastEvent === outcome,
+    );
   }
 
   const client = {
@@ -218,46 +281,77 @@ export function createPosClient(options: PosClientOptions) {
     },
 
     /** Spec 4.6. */
-    async getOrder(orderId: string): Promise<Order> {
-      return (await authorized({ method: 'GET', path: orderPath(orderId), idempotent: true })).body as Order;
-    },
+    getOrder,
 
-    /** Spec 4.7 (202). */
+    /** Spec 4.7 (202). Resent after a broken connection; "already same event type" then means done. */
     async confirm(orderId: string, body: ConfirmRequest): Promise<void> {
-      await authorized({ method: 'POST', path: orderPath(orderId, 'confirm'), body });
+      await lifecycleAction(orderId, 'confirm', body);
     },
-    /** Spec 4.8 (202; watch for CANCELLED). */
+    /** Spec 4.8 (202; watch for CANCELLED). Resent like confirm. */
     async requestCancellation(orderId: string, body: RequestCancellationRequest): Promise<void> {
-      await authorized({ method: 'POST', path: orderPath(orderId, 'requestCancellation'), body });
+      await lifecycleAction(orderId, 'requestCancellation', body);
     },
-    /** Spec 4.9: answer to ORDER_CANCELLATION_REQUEST (204). */
+    /** Spec 4.9: answer to ORDER_CANCELLATION_REQUEST (204). Resent; done if the order is CANCELLED. */
     async acceptCancellation(orderId: string): Promise<void> {
-      await authorized({ method: 'POST', path: orderPath(orderId, 'acceptCancellation') });
+      await answerCancellation(orderId, 'acceptCancellation', 'CANCELLED');
     },
-    /** Spec 4.10 (204; the order stays active). */
+    /** Spec 4.10 (204; the order stays active). Resent; done if the order's last event is CANCELLED_DENIED. */
     async denyCancellation(orderId: string, body: DenyCancellationRequest): Promise<void> {
-      await authorized({ method: 'POST', path: orderPath(orderId, 'denyCancellation'), body });
+      await answerCancellation(orderId, 'denyCancellation', 'CANCELLED_DENIED', body);
     },
-    /** D6 (202). */
+    /** D6 (202). Resent like confirm. */
     async readyForPickup(orderId: string): Promise<void> {
-      await authorized({ method: 'POST', path: orderPath(orderId, 'readyForPickup') });
+      await lifecycleAction(orderId, 'readyForPickup');
     },
-    /** D6 (202), optional tracking info as in 4.12. */
+    /** Open Delivery's "preparation started" (202). Resent like confirm. */
+    async preparing(orderId: string): Promise<void> {
+      await lifecycleAction(orderId, 'preparing');
+    },
+    /** D6 (202), optional tracking info as in 4.12. Resent like confirm. */
     async dispatch(orderId: string, body?: { deliveryTrackingInfo?: DeliveryTrackingInfo }): Promise<void> {
-      await authorized({ method: 'POST', path: orderPath(orderId, 'dispatch'), body });
+      await lifecycleAction(orderId, 'dispatch', body);
     },
-    /** D6 (202). */
+    /** D6 (202). Resent like confirm. */
     async delivered(orderId: string): Promise<void> {
-      await authorized({ method: 'POST', path: orderPath(orderId, 'delivered') });
+      await lifecycleAction(orderId, 'delivered');
     },
-    /** Spec 4.11: 400 `Invalid code provided` means do not hand the order over. */
+    /** Spec 4.11: 400 `Invalid code provided` means do not hand the order over. A check: resent freely. */
     async validateCode(orderId: string, deliveryCode: string): Promise<ValidatedCode> {
-      const r = await authorized({ method: 'POST', path: orderPath(orderId, 'validateCode'), body: { deliveryCode } });
+      const r = await authorized({
+        method: 'POST',
+        path: orderPath(orderId, 'validateCode'),
+        body: { deliveryCode },
+        idempotent: true,
+      });
       return r.body as ValidatedCode;
     },
-    /** Spec 4.12 (202). */
+    /** Spec 4.12 (202). Resent: a repeat is stored again (D7), which changes nothing visible. */
     async tracking(orderId: string, deliveryTrackingInfo: DeliveryTrackingInfo): Promise<void> {
-      await authorized({ method: 'POST', path: orderPath(orderId, 'tracking'), body: { deliveryTrackingInfo } });
+      await authorized({
+        method: 'POST',
+        path: orderPath(orderId, 'tracking'),
+        body: { deliveryTrackingInfo },
+        idempotent: true,
+      });
+    },
+
+    /** Sandbox only (404 in production): the scenarios `playScenario` accepts. */
+    async listScenarios(): Promise<SandboxScenario[]> {
+      const r = await authorized({ method: 'GET', path: '/v1/sandbox/scenarios', idempotent: true });
+      return r.body as SandboxScenario[];
+    },
+    /**
+     * Sandbox only: an order shaped by the scenario from this merchant's catalog, and the events
+     * that follow (customer cancellation, logistics, platform events). Not resent after a broken
+     * connection: a second play is a second order.
+     */
+    async playScenario(scenario: string, options?: SandboxScenarioOptions): Promise<SandboxScenarioResult> {
+      const r = await authorized({
+        method: 'POST',
+        path: '/v1/sandbox/scenarios',
+        body: { scenario, ...(options ? { options } : {}) },
+      });
+      return r.body as SandboxScenarioResult;
     },
 
     /** D3: pending events of this integration key, oldest first (at most 1000); [] on 204. */

@@ -28,15 +28,31 @@ function describeCause(cause: unknown): string {
   return cause.message;
 }
 
-/** The server could not be reached (connection refused, reset, DNS…), after retries when they apply. */
+/**
+ * How far a failed request got:
+ * - `connect`: no connection was made (refused, unknown host, connect timeout): the server got
+ *   nothing;
+ * - `request`: the connection broke, or the attempt timed out, before the answer's status line:
+ *   the server may or may not have acted;
+ * - `response`: the status line came but the body broke off: the server did receive it.
+ */
+export type NetworkFailureStage = 'connect' | 'request' | 'response';
+
+/** The server could not be reached or the connection broke (refused, reset, DNS…), after retries when they apply. */
 export class CleaverNetworkError extends Error {
   override name = 'CleaverNetworkError';
   constructor(
     readonly method: string,
     readonly url: string,
     override readonly cause: unknown,
+    readonly stage: NetworkFailureStage = 'request',
   ) {
     super(`${method} ${url}: ${describeCause(cause)}`);
+  }
+
+  /** True unless the request certainly never reached the server: check before sending it again. */
+  get mayHaveBeenProcessed(): boolean {
+    return this.stage !== 'connect';
   }
 }
 

@@ -1,7 +1,8 @@
 // The logistics partner's client (spec 4.14, 4.15, 5.2): no bearer token; every request carries
 // X-App-Id, X-App-MerchantId and X-App-Signature, the lowercase hex HMAC-SHA256 of the exact
 // bytes sent. The body is serialised once and those same bytes are signed and sent (and resent
-// on 429/503).
+// on 429/503, or after a broken connection: the platform recognises a repeated deliveryUpdate
+// by its bytes and changes nothing, and confirmationCode only checks).
 import { createHmac } from 'node:crypto';
 import { createHttp, type HttpOptions } from './http.js';
 import type { ConfirmationCodeRequest, DeliveryUpdateRequest, ValidatedCode } from './types.js';
@@ -26,6 +27,7 @@ export function createLogisticsClient(options: LogisticsClientOptions) {
       method: 'POST',
       path,
       body: raw,
+      idempotent: true,
       headers: {
         'x-app-id': options.appId,
         'x-app-merchantid': merchantId,

@@ -1,7 +1,14 @@
-// A thin client of the operator API (/admin/v1, OPERATOR-API.md), used by the `cleaver` command
+// A thin client of the operator API (/admin/v1, operator-api.md), used by the `cleaver` command
 // and the sandbox: create merchants, keys, logistics apps and sandbox orders.
 import { createHttp, type HttpOptions } from './http.js';
-import type { Availability, Order, ProductUnit } from './types.js';
+import type {
+  Availability,
+  Order,
+  ProductUnit,
+  SandboxScenario,
+  SandboxScenarioOptions,
+  SandboxScenarioResult,
+} from './types.js';
 
 export interface OperatorClientOptions extends HttpOptions {
   adminToken: string;
@@ -14,12 +21,24 @@ export interface OperatorMerchant {
   createdAt: string;
 }
 
+/** D27: the dialect a key speaks: the spec (`cleaver`) or Open Delivery (`opendelivery`). */
+export type IntegrationProfile = 'cleaver' | 'opendelivery';
+
 export interface CreatedIntegrationKey {
   keyId: string;
   clientId: string;
   clientSecret: string;
   name: string | null;
   createdAt: string;
+}
+
+/** A key as the operator API lists it: never its secret. */
+export interface IntegrationKeySummary {
+  keyId: string;
+  name: string;
+  profile: IntegrationProfile;
+  createdAt: string;
+  lastUsedAt: string | null;
 }
 
 export interface CreatedLogisticsApp {
@@ -41,6 +60,57 @@ export interface SandboxOrderRequest {
   [field: string]: unknown;
 }
 
+/** An operator account (docs/security.md "Operators, roles and audit"). */
+export interface OperatorAccount {
+  id: string;
+  email: string;
+  name: string;
+  role: OperatorRole;
+  disabled: boolean;
+  disabledAt: string | null;
+  passwordSet: boolean;
+  totpEnabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type OperatorRole = 'admin' | 'support' | 'viewer';
+
+export interface CreatedOperatorToken {
+  id: string;
+  token: string;
+  role: OperatorRole;
+  expiresAt: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor: string;
+  actorType: string;
+  operatorId: string | null;
+  tokenId: string | null;
+  role: string | null;
+  channel: 'api' | 'console';
+  action: string;
+  target: Record<string, string>;
+  details: Record<string, unknown>;
+  result: { status: number; outcome: 'success' | 'failure'; reason: string | null };
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface AuditFilter {
+  actor?: string;
+  action?: string;
+  since?: string;
+  until?: string;
+  limit?: number;
+  cursor?: string;
+}
+
 export function createOperatorClient(options: OperatorClientOptions) {
   const http = createHttp(options);
   const headers = { authorization: `Bearer ${options.adminToken}` };
@@ -55,8 +125,22 @@ export function createOperatorClient(options: OperatorClientOptions) {
       post<OperatorMerchant>('/admin/v1/merchants', body),
     listMerchants: () => get<OperatorMerchant[]>('/admin/v1/merchants'),
     getMerchant: (merchantId: string) => get<Record<string, unknown>>(`/admin/v1/merchants/${id(merchantId)}`),
-    createIntegrationKey: (merchantId: string, name?: string) =>
-      post<CreatedIntegrationKey>(`/admin/v1/merchants/${id(merchantId)}/integrationKeys`, name ? { name } : {}),
+    createIntegrationKey: (merchantId: string, name?: string, profile?: IntegrationProfile) =>
+      post<CreatedIntegrationKey>(`/admin/v1/merchants/${id(merchantId)}/integrationKeys`, {
+        ...(name ? { name } : {}),
+        ...(profile ? { profile } : {}),
+      }),
+    /** D27: the key's next request speaks the new profile. */
+    setIntegrationKeyProfile: async (merchantId: string, keyId: string, profile: IntegrationProfile) =>
+      (
+        await http.send({
+          method: 'PATCH',
+          path: `/admin/v1/merchants/${id(merchantId)}/integrationKeys/${id(keyId)}`,
+          headers,
+          body: { profile },
+          idempotent: true,
+        })
+      ).body as IntegrationKeySummary,
     async deleteIntegrationKey(merchantId: string, keyId: string): Promise<void> {
       await http.send({
         method: 'DELETE',
@@ -90,8 +174,52 @@ export function createOperatorClient(options: OperatorClientOptions) {
     async customerCancellation(orderId: string, reason?: string): Promise<void> {
       await post(`/admin/v1/orders/${id(orderId)}/customerCancellation`, reason ? { reason } : {});
     },
+    /** Sandbox only: the scenarios playScenario accepts. */
+    listScenarios: (merchantId: string) =>
+      get<SandboxScenario[]>(`/admin/v1/merchants/${id(merchantId)}/sandbox/scenarios`),
+    /** Sandbox only: plays a scenario on any merchant (as the POS's playScenario does on its own). */
+    playScenario: (merchantId: string, scenario: string, options?: SandboxScenarioOptions) =>
+      post<SandboxScenarioResult>(`/admin/v1/merchants/${id(merchantId)}/sandbox/scenarios`, {
+        scenario,
+        ...(options ? { options } : {}),
+      }),
     async cancellationDecision(orderId: string, decision: 'accept' | 'deny', reason?: string): Promise<void> {
       await post(`/admin/v1/orders/${id(orderId)}/cancellationDecision`, { decision, ...(reason ? { reason } : {}) });
+    },
+
+    // Operators and audit
+    createOperator: (body: { email: string; name: string; role: OperatorRole; password?: string }) =>
+      post<OperatorAccount>('/admin/v1/operators', body),
+    listOperators: () => get<OperatorAccount[]>('/admin/v1/operators?limit=1000'),
+    async updateOperator(operatorId: string, body: { role?: OperatorRole; disabled?: boolean }) {
+      return (await http.send({ method: 'PATCH', path: `/admin/v1/operators/${id(operatorId)}`, headers, body }))
+        .body as OperatorAccount;
+    },
+    async setOperatorPassword(operatorId: string, password: string): Promise<void> {
+      await post(`/admin/v1/operators/${id(operatorId)}/password`, { password });
+    },
+    revokeOperatorAccess: (operatorId: string) =>
+      post<{ sessions: number; tokens: number }>(`/admin/v1/operators/${id(operatorId)}/revokeAccess`),
+    createOperatorToken: (operatorId: string, body: { name?: string; role?: OperatorRole; expiresAt?: string }) =>
+      post<CreatedOperatorToken>(`/admin/v1/operators/${id(operatorId)}/tokens`, body),
+    async revokeOperatorToken(operatorId: string, tokenId: string): Promise<void> {
+      await http.send({
+        method: 'DELETE',
+        path: `/admin/v1/operators/${id(operatorId)}/tokens/${id(tokenId)}`,
+        headers,
+      });
+    },
+    /** One page of the audit log, newest first, and the cursor of the next page. */
+    async listAudit(filter: AuditFilter = {}): Promise<{ entries: AuditEntry[]; next?: string }> {
+      const query = Object.fromEntries(
+        Object.entries(filter)
+          .filter(([, v]) => v !== undefined && v !== '')
+          .map(([k, v]) => [k, String(v)]),
+      );
+      const res = await http.send({ method: 'GET', path: '/admin/v1/audit', query, headers, idempotent: true });
+      const link = res.headers.get('link') ?? '';
+      const next = /[?&]cursor=([^&>]+)/.exec(link)?.[1];
+      return { entries: res.body as AuditEntry[], next: next ? decodeURIComponent(next) : undefined };
     },
   };
 }

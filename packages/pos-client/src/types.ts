@@ -356,3 +356,38 @@ export interface ConfirmationCodeRequest {
   orderId: string;
   deliveryCode: string;
 }
+
+/** A sandbox scenario as `GET /v1/sandbox/scenarios` lists it (sandbox only). */
+export interface SandboxScenario {
+  name: string;
+  description: string;
+  /** The events a play on a new order raises, in order. */
+  events: OrderEventType[];
+  /** Whether `options.orderId` may name an existing order to play the steps on. */
+  appliesToExistingOrder: boolean;
+  existingOrderEvents: OrderEventType[];
+}
+
+/** What a play of a sandbox scenario created (`POST /v1/sandbox/scenarios`, 201). */
+export interface SandboxScenarioResult {
+  scenario: string;
+  merchantId: string;
+  orders: Array<{
+    id: string;
+    displayId: string;
+    type: 'DELIVERY' | 'TAKEOUT';
+    orderTiming: 'INSTANT' | 'SCHEDULED';
+    status: string;
+    lastEvent: string;
+    /** false: the existing order of options.orderId. */
+    created: boolean;
+    orderAmount: number;
+    deliveryCode: string;
+  }>;
+  events: Array<{ orderId: string; eventType: OrderEventType; createdAt: string; polled: boolean }>;
+}
+
+export interface SandboxScenarioOptions {
+  /** Play the steps after the order is placed on this existing order instead of a new one. */
+  orderId?: string;
+}

@@ -5,7 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct } from '../../../test/support/orders.js';
 import { ADMIN_TOKEN, createMerchant } from '../../../test/support/test-app.js';
-import { createOperatorClient, createPosClient, verifyWebhook, WebhookVerificationError } from '../src/index.js';
+import {
+  createEventDeduplicator,
+  createOperatorClient,
+  createPosClient,
+  eventOccurrenceKey,
+  runEventLoop,
+  verifyWebhook,
+  WebhookVerificationError,
+} from '../src/index.js';
 import { type RunningApp, startApp, startAppWorkers } from './support.js';
 
 interface Received {
@@ -75,5 +83,24 @@ describe('verifyWebhook on real notifications', () => {
     );
     const tampered = Buffer.from(notification.body.toString().replace('CREATED', 'CANCELLED'));
     expect(() => verifyWebhook(tampered, notification.headers, m.clientSecret)).toThrow('does not match the body');
+
+    // The same occurrence by polling has the same key: what the webhook handler did, the
+    // polling loop (with the same deduplicator) only acknowledges.
+    const polled = (await client.pollEvents()).find((e) => e.orderId === order.id && e.eventType === 'CREATED');
+    expect(polled).toBeDefined();
+    expect(eventOccurrenceKey(polled!)).toBe(eventOccurrenceKey(verified.event));
+    const deduplicator = createEventDeduplicator();
+    const handledBy: string[] = [];
+    expect(await deduplicator.handleOnce(verified.event, async () => void handledBy.push('webhook'))).toBe(true);
+    const stop = new AbortController();
+    const summary = await runEventLoop(client, async (e) => void handledBy.push(`poll ${e.eventType}`), {
+      signal: stop.signal,
+      deduplicator,
+      intervalMs: 10,
+      onAcknowledged: () => stop.abort(),
+    });
+    expect(handledBy).toEqual(['webhook']);
+    expect(summary).toMatchObject({ handled: 0, duplicates: 1, acknowledged: 1 });
+    expect(await client.pollEvents()).toEqual([]);
   });
 });

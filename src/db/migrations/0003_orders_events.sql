@@ -64,7 +64,7 @@ CREATE TABLE order_event_log (
 );
 CREATE INDEX order_event_log_order_idx ON order_event_log (order_id, position);
 
--- Fan-out (ARCHITECTURE.md "Data flow"): one receipt per integration key and event, written in
+-- Fan-out (architecture.md#data-flow): one receipt per integration key and event, written in
 -- the transaction that records the event. Acknowledgment marks it (spec 4.13: per key).
 CREATE TABLE event_receipts (
   key_id          uuid NOT NULL REFERENCES integration_keys (id) ON DELETE CASCADE,

@@ -36,7 +36,7 @@ CREATE INDEX webhook_deliveries_order_pending_idx ON webhook_deliveries (order_i
 CREATE INDEX webhook_deliveries_order_idx ON webhook_deliveries (order_id, seq);
 CREATE INDEX webhook_deliveries_merchant_idx ON webhook_deliveries (merchant_id, status, seq);
 
--- Every attempt, kept for the operator (OPERATOR-API.md "Webhook deliveries").
+-- Every attempt, kept for the operator (operator-api.md#webhook-deliveries).
 CREATE TABLE webhook_attempts (
   delivery_id      uuid NOT NULL REFERENCES webhook_deliveries (id) ON DELETE CASCADE,
   attempt_no       integer NOT NULL,

@@ -2,7 +2,7 @@
 -- each order it names (its orderId and its combinedOrdersIds).
 
 -- One row per accepted request. Replays are recognised by the sha256 of the signed body bytes
--- per app (STYLE.md: every edge is idempotent): the unique key makes a second delivery of the
+-- per app (style.md#habits: every edge is idempotent): the unique key makes a second delivery of the
 -- same signed request a no-op, even when two copies arrive at once (the second insert waits
 -- for the first transaction, then finds the row).
 CREATE TABLE logistics_requests (

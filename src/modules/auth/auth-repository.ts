@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import type { IntegrationProfile } from './profiles.js';
 
 export interface IntegrationKeyRow {
   id: string;
@@ -8,23 +9,33 @@ export interface IntegrationKeyRow {
   secret_enc: string;
   created_at: Date;
   last_used_at: Date | null;
+  profile: IntegrationProfile;
 }
+
+const KEY_COLUMNS = 'id, merchant_id, name, secret_hash, secret_enc, created_at, last_used_at, profile';
 
 export async function insertIntegrationKey(
   db: Queryable,
-  key: { id: string; merchantId: string; name: string; secretHash: string; secretEnc: string; createdAt: Date },
+  key: {
+    id: string;
+    merchantId: string;
+    name: string;
+    secretHash: string;
+    secretEnc: string;
+    createdAt: Date;
+    profile: IntegrationProfile;
+  },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO integration_keys (id, merchant_id, name, secret_hash, secret_enc, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6)`,
-    [key.id, key.merchantId, key.name, key.secretHash, key.secretEnc, key.createdAt],
+    `INSERT INTO integration_keys (id, merchant_id, name, secret_hash, secret_enc, created_at, profile)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [key.id, key.merchantId, key.name, key.secretHash, key.secretEnc, key.createdAt, key.profile],
   );
 }
 
 export async function findActiveKey(db: Queryable, keyId: string): Promise<IntegrationKeyRow | undefined> {
   const { rows } = await db.query<IntegrationKeyRow>(
-    `SELECT id, merchant_id, name, secret_hash, secret_enc, created_at, last_used_at
-       FROM integration_keys WHERE id = $1 AND deleted_at IS NULL`,
+    `SELECT ${KEY_COLUMNS} FROM integration_keys WHERE id = $1 AND deleted_at IS NULL`,
     [keyId],
   );
   return rows[0];
@@ -32,11 +43,44 @@ export async function findActiveKey(db: Queryable, keyId: string): Promise<Integ
 
 export async function listActiveKeys(db: Queryable, merchantId: string): Promise<IntegrationKeyRow[]> {
   const { rows } = await db.query<IntegrationKeyRow>(
-    `SELECT id, merchant_id, name, secret_hash, secret_enc, created_at, last_used_at
-       FROM integration_keys WHERE merchant_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
+    `SELECT ${KEY_COLUMNS} FROM integration_keys WHERE merchant_id = $1 AND deleted_at IS NULL ORDER BY created_at, id`,
     [merchantId],
   );
   return rows;
+}
+
+/** D27: a live key of this merchant takes another profile; undefined when there is no such key. */
+export async function updateKeyProfile(
+  db: Queryable,
+  merchantId: string,
+  keyId: string,
+  profile: IntegrationProfile,
+): Promise<{ row: IntegrationKeyRow; changed: boolean } | undefined> {
+  const { rows } = await db.query<IntegrationKeyRow & { previous: IntegrationProfile }>(
+    `UPDATE integration_keys k SET profile = $3
+       FROM (SELECT id, profile AS previous FROM integration_keys
+              WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL FOR UPDATE) old
+      WHERE k.id = old.id
+     RETURNING k.id, k.merchant_id, k.name, k.secret_hash, k.secret_enc, k.created_at, k.last_used_at, k.profile,
+               old.previous`,
+    [keyId, merchantId, profile],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { previous, ...key } = row;
+  return { row: key, changed: previous !== profile };
+}
+
+/** The feed row every process tails (architecture.md#revocation-feed). */
+export async function insertProfileChange(
+  db: Queryable,
+  change: { keyId: string; profile: IntegrationProfile; expiresAt: Date },
+): Promise<void> {
+  await db.query('INSERT INTO key_profile_changes (key_id, profile, expires_at) VALUES ($1, $2, $3)', [
+    change.keyId,
+    change.profile,
+    change.expiresAt,
+  ]);
 }
 
 /** Soft delete: events and deliveries keep referring to the key; its tokens stop working. */
@@ -48,30 +92,59 @@ export async function markKeyDeleted(db: Queryable, merchantId: string, keyId: s
   return rowCount > 0;
 }
 
+/** When each key last got a token (presence). */
+export async function lastTokenTimes(db: Queryable, keyIds: string[]): Promise<Map<string, Date | null>> {
+  const { rows } = await db.query<{ id: string; last_used_at: Date | null }>(
+    'SELECT id, last_used_at FROM integration_keys WHERE id = ANY($1::uuid[])',
+    [keyIds],
+  );
+  return new Map(rows.map((r) => [r.id, r.last_used_at]));
+}
+
 export async function touchKey(db: Queryable, keyId: string, at: Date): Promise<void> {
   await db.query('UPDATE integration_keys SET last_used_at = $2 WHERE id = $1', [keyId, at]);
 }
 
-/** One read on a cache miss: is the key alive for this merchant, and is this token revoked? */
+/**
+ * One read on a cache miss: is the key alive for this merchant (and with which profile, D27),
+ * and is this token revoked?
+ */
 export async function checkTokenState(
   db: Queryable,
   keyId: string,
   merchantId: string,
   jti: string,
-): Promise<{ keyActive: boolean; revoked: boolean }> {
-  const { rows } = await db.query<{ key_active: boolean; revoked: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM integration_keys
-                     WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL) AS key_active,
+): Promise<{ keyActive: boolean; revoked: boolean; profile: IntegrationProfile | null }> {
+  const { rows } = await db.query<{ profile: IntegrationProfile | null; revoked: boolean }>(
+    `SELECT (SELECT profile FROM integration_keys
+              WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL) AS profile,
             EXISTS (SELECT 1 FROM auth_revocations WHERE jti = $3) AS revoked`,
     [keyId, merchantId, jti],
   );
-  return { keyActive: rows[0]?.key_active === true, revoked: rows[0]?.revoked === true };
+  const profile = rows[0]?.profile ?? null;
+  return { keyActive: profile !== null, revoked: rows[0]?.revoked === true, profile };
 }
 
 export interface RevocationRow {
   seq: number;
   jti: string | null;
   key_id: string | null;
+}
+
+export interface ProfileChangeRow {
+  seq: number;
+  key_id: string;
+  profile: IntegrationProfile;
+}
+
+/** The profile changes after `seq`, oldest first (tailed with the revocations). */
+export async function readProfileChangesAfter(db: Queryable, seq: number, now: Date): Promise<ProfileChangeRow[]> {
+  const { rows } = await db.query<ProfileChangeRow>(
+    `SELECT seq, key_id, profile FROM key_profile_changes
+      WHERE seq > $1 AND expires_at > $2 ORDER BY seq LIMIT 5000`,
+    [seq, now],
+  );
+  return rows;
 }
 
 export async function insertRevocation(
@@ -96,4 +169,5 @@ export async function readRevocationsAfter(db: Queryable, seq: number, now: Date
 
 export async function deleteExpiredRevocations(db: Queryable, now: Date): Promise<void> {
   await db.query('DELETE FROM auth_revocations WHERE expires_at <= $1', [now]);
+  await db.query('DELETE FROM key_profile_changes WHERE expires_at <= $1', [now]);
 }

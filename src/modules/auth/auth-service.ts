@@ -6,16 +6,20 @@ import { decryptSecret, deriveKey, encryptSecret, hmacSha256Hex, randomToken, sa
 import { AppError, unauthorized } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import * as repo from './auth-repository.js';
+import { DEFAULT_PROFILE, type IntegrationProfile } from './profiles.js';
 import { createTokenCache, type Principal } from './token-cache.js';
 
 export const TOKEN_LIFETIME_SEC = 43_200; // spec 2.1, 8: fixed
 const ISSUER = 'cleaver';
 const AUDIENCE = 'cleaver:merchant-api';
 const REVOCATION_POLL_MS = 250; // D15: revocation reaches every instance within 1 s
+/** Feed rows are kept as long as a token lives (D15; key_profile_changes likewise). */
+const FEED_RETENTION_MS = TOKEN_LIFETIME_SEC * 1000;
 
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  /** `Bearer` as the spec shows it (2.1); `bearer`, Open Delivery's only value, for opendelivery keys (D28). */
+  token_type: 'Bearer' | 'bearer';
   expires_in: number;
 }
 
@@ -50,18 +54,35 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
   const hashSecret = (secret: string) => hmacSha256Hex(hashKey, secret);
 
   let lastSeq = 0;
+  let lastProfileSeq = 0;
+  let lastSyncAt: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   let syncing: Promise<void> | undefined;
 
+  /**
+   * One tick of the feed (architecture.md#revocation-feed): revocations (D15) and profile
+   * changes (D27) written since the last tick. If the feed could not be read for longer than
+   * its rows are kept, rows may have been pruned unseen: every cached token is verified again.
+   */
   async function syncRevocations(): Promise<void> {
-    const rows = await repo.readRevocationsAfter(db, lastSeq, clock.now());
-    for (const row of rows) {
+    const now = clock.now();
+    const [revocations, profileChanges] = await Promise.all([
+      repo.readRevocationsAfter(db, lastSeq, now),
+      repo.readProfileChangesAfter(db, lastProfileSeq, now),
+    ]);
+    if (lastSyncAt !== undefined && now.getTime() - lastSyncAt > FEED_RETENTION_MS / 2) cache.forgetVerified();
+    lastSyncAt = now.getTime();
+    for (const row of revocations) {
       cache.revoke({ jti: row.jti, keyId: row.key_id });
       lastSeq = Math.max(lastSeq, row.seq);
     }
+    for (const row of profileChanges) {
+      cache.setProfile(row.key_id, row.profile);
+      lastProfileSeq = Math.max(lastProfileSeq, row.seq);
+    }
   }
 
-  async function issueToken(merchantId: string, keyId: string): Promise<TokenResponse> {
+  async function issueToken(merchantId: string, keyId: string, profile: IntegrationProfile): Promise<TokenResponse> {
     const iat = Math.floor(clock.now().getTime() / 1000);
     const jti = newId();
     const token = await new SignJWT({ kid: keyId })
@@ -73,7 +94,11 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
       .setIssuedAt(iat)
       .setExpirationTime(iat + TOKEN_LIFETIME_SEC)
       .sign(jwtKey);
-    return { access_token: token, token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SEC };
+    return {
+      access_token: token,
+      token_type: profile === 'opendelivery' ? 'bearer' : 'Bearer',
+      expires_in: TOKEN_LIFETIME_SEC,
+    };
   }
 
   /** Signature, algorithm, issuer, audience and expiry; no database. Throws 401. */
@@ -89,7 +114,14 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
       if (!isUuid(payload.sub) || !isUuid(keyId) || !isUuid(payload.jti) || typeof payload.exp !== 'number') {
         throw unauthorized('Invalid access token');
       }
-      return { merchantId: payload.sub, keyId, jti: payload.jti, expiresAt: payload.exp * 1000 };
+      // The profile is the key's, read with its state on a cache miss (verifyAccessToken).
+      return {
+        merchantId: payload.sub,
+        keyId,
+        jti: payload.jti,
+        expiresAt: payload.exp * 1000,
+        profile: DEFAULT_PROFILE,
+      };
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (error instanceof joseErrors.JWTExpired) throw unauthorized('Access token expired');
@@ -101,14 +133,14 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
   async function authenticateClient(
     clientId: string,
     clientSecret: string,
-  ): Promise<{ merchantId: string; keyId: string }> {
+  ): Promise<{ merchantId: string; keyId: string; profile: IntegrationProfile }> {
     const keyId = keyIdFromSecret(clientSecret);
     const key = keyId ? await repo.findActiveKey(db, keyId) : undefined;
     // Hash even when no key was found so that timing does not tell which part was wrong.
     const candidate = hashSecret(clientSecret);
     const ok = key !== undefined && safeEqual(candidate, key.secret_hash) && key.merchant_id === clientId;
     if (!ok || !key) throw invalidClientCredentials();
-    return { merchantId: key.merchant_id, keyId: key.id };
+    return { merchantId: key.merchant_id, keyId: key.id, profile: key.profile };
   }
 
   async function revokePrincipal(principal: Principal): Promise<void> {
@@ -124,7 +156,11 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
     openSecret: (sealed: string) => decryptSecret(sealKey, sealed),
 
     /** POST /admin/v1/merchants/{id}/integrationKeys. The secret is returned only here. */
-    async createIntegrationKey(merchantId: string, name: string | undefined) {
+    async createIntegrationKey(
+      merchantId: string,
+      name: string | undefined,
+      profile: IntegrationProfile = DEFAULT_PROFILE,
+    ) {
       const keyId = newId();
       const clientSecret = makeSecret(keyId);
       const createdAt = clock.now();
@@ -136,8 +172,36 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
         secretHash: hashSecret(clientSecret),
         secretEnc: encryptSecret(sealKey, clientSecret),
         createdAt,
+        profile,
       });
-      return { keyId, clientId: merchantId, clientSecret, name: keyName, createdAt: createdAt.toISOString() };
+      // operator-api.md#integration-keys: the answer's fields are fixed; the profile is in every listing.
+      return { keyId, clientId: merchantId, clientSecret, name: keyName, createdAt: createdAt.toISOString(), profile };
+    },
+
+    /**
+     * PATCH …/integrationKeys/{keyId} (D27): the key's next request, on this process, speaks the
+     * new profile; other processes learn it from the feed within a second. Events already polled
+     * keep the eventId they were shown: acknowledgment accepts either form (D28).
+     */
+    async setIntegrationKeyProfile(
+      merchantId: string,
+      keyId: string,
+      profile: IntegrationProfile,
+    ): Promise<repo.IntegrationKeyRow | undefined> {
+      const now = clock.now();
+      const updated = await db.transaction(async (tx) => {
+        const result = await repo.updateKeyProfile(tx, merchantId, keyId, profile);
+        if (result?.changed) {
+          await repo.insertProfileChange(tx, {
+            keyId,
+            profile,
+            expiresAt: new Date(now.getTime() + FEED_RETENTION_MS),
+          });
+        }
+        return result?.row;
+      });
+      if (updated) cache.setProfile(keyId, profile);
+      return updated;
     },
 
     /** Deleting a key stops its tokens on every instance (D15). */
@@ -155,6 +219,8 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
     },
 
     listIntegrationKeys: (merchantId: string) => repo.listActiveKeys(db, merchantId),
+    /** When each key last got a token (POS presence). */
+    lastTokenTimes: (keyIds: string[]) => repo.lastTokenTimes(db, keyIds),
 
     /** The clear client secret of a key, for signing webhooks (D10). */
     async signingSecret(keyId: string): Promise<string | undefined> {
@@ -163,8 +229,8 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
     },
 
     async issueTokenForClient(clientId: string, clientSecret: string): Promise<TokenResponse> {
-      const { merchantId, keyId } = await authenticateClient(clientId, clientSecret);
-      const token = await issueToken(merchantId, keyId);
+      const { merchantId, keyId, profile } = await authenticateClient(clientId, clientSecret);
+      const token = await issueToken(merchantId, keyId, profile);
       await repo.touchKey(db, keyId, clock.now());
       return token;
     },
@@ -188,8 +254,8 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
         cache.revoke({ jti: principal.jti });
         throw unauthorized('Access token revoked');
       }
-      cache.set(token, principal);
-      return principal;
+      if (state.profile) principal.profile = state.profile;
+      return cache.set(token, principal);
     },
 
     /** RFC 7009: revoke a token issued to this client; unknown or foreign tokens are ignored. */
@@ -206,7 +272,7 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
 
     /** POST /oauth/refresh: a new token for the same key; the presented one is revoked (D15). */
     async refresh(principal: Principal): Promise<TokenResponse> {
-      const token = await issueToken(principal.merchantId, principal.keyId);
+      const token = await issueToken(principal.merchantId, principal.keyId, principal.profile);
       await revokePrincipal(principal);
       return token;
     },

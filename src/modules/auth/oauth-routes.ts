@@ -3,15 +3,18 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/schemas.js';
-import { bearerToken } from '../../plugins/auth-hooks.js';
 import type { AuthService } from './auth-service.js';
+import { bearerToken } from './bearer-token.js';
 
 // Spec 4.1 and 4.16, D13 (token), D15 (revoke, refresh). All three share the auth rate limit,
 // registered by app.ts on this plugin's scope.
 
 const TokenResponse = Type.Object({
   access_token: Type.String(),
-  token_type: Type.Literal('Bearer'),
+  token_type: Type.Enum(['Bearer', 'bearer'], {
+    description:
+      '`Bearer` (spec 2.1); `bearer`, Open Delivery’s spelling, for a key with the opendelivery profile (D28)',
+  }),
   expires_in: Type.Integer(),
 });
 
@@ -41,7 +44,16 @@ function clientCredentials(request: FastifyRequest): { clientId: string; clientS
         throw invalidRequest('Authorization: malformed Basic credentials');
       }
     };
-    return { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)) };
+    const basic = { clientId: decode(decoded.slice(0, colon)), clientSecret: decode(decoded.slice(colon + 1)) };
+    // RFC 6749 2.3: one authentication method per request. A secret in the body as well, or a
+    // body client_id naming another client, is refused rather than silently preferring one.
+    if (body.client_secret !== undefined) {
+      throw invalidRequest('client credentials given both in the Authorization header and in the body');
+    }
+    if (body.client_id !== undefined && body.client_id !== basic.clientId) {
+      throw invalidRequest('client_id in the body does not match the Authorization header');
+    }
+    return basic;
   }
   if (typeof body.client_id !== 'string' || body.client_id === '') throw invalidRequest('client_id is required');
   if (typeof body.client_secret !== 'string' || body.client_secret === '') {
@@ -59,7 +71,7 @@ function rejectInvalidBody(request: FastifyRequest & { validationError?: Error }
 
 export const oauthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
   app.post(
-    '/oauth/token',
+    '/token',
     {
       attachValidation: true,
       schema: {
@@ -84,7 +96,7 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asy
   );
 
   app.post(
-    '/oauth/revoke',
+    '/revoke',
     {
       attachValidation: true,
       schema: {
@@ -107,7 +119,7 @@ export const oauthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = asy
   );
 
   app.post(
-    '/oauth/refresh',
+    '/refresh',
     {
       schema: {
         tags: ['auth'],

@@ -1,6 +1,8 @@
 // Verified tokens are remembered until they expire, so the HS256 check is paid once per token
-// rather than on every request (ARCHITECTURE.md: verify alone costs about two thirds of
-// Fastify's throughput). Revocations are learnt by tailing auth_revocations (D15).
+// rather than on every request (architecture.md#stack: verify alone costs about two thirds of
+// Fastify's throughput). Revocations are learnt by tailing auth_revocations (D15), profile
+// changes by tailing key_profile_changes (D27), both in architecture.md#revocation-feed.
+import type { IntegrationProfile } from './profiles.js';
 
 export interface Principal {
   merchantId: string;
@@ -8,12 +10,25 @@ export interface Principal {
   jti: string;
   /** Expiry in epoch milliseconds. */
   expiresAt: number;
+  /** D27: the dialect of the key, as of this request. */
+  profile: IntegrationProfile;
 }
 
 export function createTokenCache(maxEntries = 100_000) {
   const verified = new Map<string, Principal>();
   const revokedJtis = new Set<string>();
   const revokedKeys = new Set<string>();
+  // One entry per key this process has seen. The feed always overwrites; a database read made
+  // on a cache miss only fills a gap, so a read that started before a change and finished after
+  // the feed delivered it cannot bring the old profile back.
+  const profiles = new Map<string, IntegrationProfile>();
+
+  /** The principal with its key's current profile: a change is seen on the very next request. */
+  function current(principal: Principal): Principal {
+    const profile = profiles.get(principal.keyId);
+    if (profile !== undefined && profile !== principal.profile) principal.profile = profile;
+    return principal;
+  }
 
   return {
     get(token: string, nowMs: number): Principal | undefined {
@@ -23,15 +38,17 @@ export function createTokenCache(maxEntries = 100_000) {
         verified.delete(token);
         return undefined;
       }
-      return principal;
+      return current(principal);
     },
-    set(token: string, principal: Principal): void {
+    set(token: string, principal: Principal): Principal {
       if (verified.size >= maxEntries) {
         // Maps iterate in insertion order: drop the oldest entry.
         const oldest = verified.keys().next().value;
         if (oldest !== undefined) verified.delete(oldest);
       }
+      if (!profiles.has(principal.keyId)) profiles.set(principal.keyId, principal.profile);
       verified.set(token, principal);
+      return current(principal);
     },
     /** Why a principal may no longer be used, if it may not. */
     revocationOf(principal: Pick<Principal, 'jti' | 'keyId'>): 'key' | 'token' | undefined {
@@ -42,6 +59,19 @@ export function createTokenCache(maxEntries = 100_000) {
     revoke(revocation: { jti?: string | null; keyId?: string | null }): void {
       if (revocation.jti) revokedJtis.add(revocation.jti);
       if (revocation.keyId) revokedKeys.add(revocation.keyId);
+    },
+    /** A profile change from the feed or from this process's own PATCH: always wins. */
+    setProfile(keyId: string, profile: IntegrationProfile): void {
+      profiles.set(keyId, profile);
+    },
+    /**
+     * Forget every verified token and profile (revocations stay): after the feed could not be
+     * read for longer than its rows are kept, changes may have been missed, so every token is
+     * verified again against the database on its next use.
+     */
+    forgetVerified(): void {
+      verified.clear();
+      profiles.clear();
     },
     get size() {
       return verified.size;

@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../lib/errors.js';
-import { errorResponses, NoContent } from '../../lib/schemas.js';
+import { errorResponses, NoContent, sendInDialect } from '../../lib/schemas.js';
+import { isOpenDelivery } from '../auth/index.js';
+import { OdMerchantStatus } from '../opendelivery/index.js';
+import { checkMerchantStatus } from './catalog-envelope.js';
 import { MerchantRecordSchema, MerchantStatusQuery, MerchantUpdateBody, SyncStatus } from './catalog-schemas.js';
-import { type CatalogService, checkMerchantStatus } from './catalog-service.js';
+import type { CatalogService } from './catalog-service.js';
+import { odMerchantUpdateRoutes } from './od-merchant-update-routes.js';
 
 export interface CatalogRoutesOptions {
   catalog: CatalogService;
@@ -34,6 +38,9 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
     },
   );
 
+  // Open Delivery's POST beside the spec's PUT (D29), in its own scope (empty-body parsing).
+  await app.register(odMerchantUpdateRoutes, { catalog, uploadBodyLimit });
+
   app.get(
     '/v1/merchantStatus',
     {
@@ -41,11 +48,23 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
       schema: {
         tags: ['catalog'],
         summary: 'Status of the latest catalog upload (spec 2.7, 4.4)',
+        description:
+          'moreInfo is null when there is nothing to add for a `cleaver` key (spec 2.7) and left out for an ' +
+          '`opendelivery` key, whose schema has no null (D28).',
         querystring: MerchantStatusQuery,
         response: { 200: SyncStatus, ...errorResponses(400, 401, 404, 429, 503) },
+        dialectResponses: { 200: OdMerchantStatus },
       },
     },
-    async (request) => catalog.getSyncStatus(request.principal.merchantId, request.query.merchantId),
+    async (request, reply) => {
+      const status = await catalog.getSyncStatus(request.principal.merchantId, request.query.merchantId);
+      if (!isOpenDelivery(request.principal)) return status;
+      return sendInDialect(reply, {
+        status: status.status,
+        lastRead: status.lastRead,
+        ...(status.moreInfo === null ? {} : { moreInfo: status.moreInfo }),
+      });
+    },
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Status, Uuid } from '../../lib/schemas.js';
+import { OD_ENTITY_TYPES } from '../opendelivery/index.js';
 
 /**
  * PUT /v1/merchantUpdate envelope (spec 4.3). Only the envelope is checked here: the inner
@@ -69,11 +70,16 @@ export const MerchantRecordSchema = Type.Object({
   products: Type.Array(RecordProduct),
 });
 
-/** OPERATOR-API.md catalogSyncs: status, moreInfo, structured details, times. */
+/**
+ * operator-api.md#catalog catalogSyncs: status, moreInfo, structured details, times. `source` NOTIFY and
+ * `format` opendelivery are Open Delivery's notification and bodies (D29); so are the entityTypes
+ * beyond MERCHANT, ITEM and ITEM_OFFER.
+ */
 export const SyncView = Type.Object({
   id: Uuid(),
-  source: Type.Enum(['UPLOAD', 'PULL']),
-  entityType: Type.Union([Type.Enum(['MERCHANT', 'ITEM', 'ITEM_OFFER']), Type.Null()]),
+  source: Type.Enum(['UPLOAD', 'PULL', 'NOTIFY']),
+  format: Type.Enum(['cleaver', 'opendelivery']),
+  entityType: Type.Union([Type.Enum([...OD_ENTITY_TYPES]), Type.Null()]),
   status: Type.Enum(['PROCESSING', 'SUCCESS', 'FAIL']),
   moreInfo: Type.Union([Type.String(), Type.Null()]),
   details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),

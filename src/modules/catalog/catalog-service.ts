@@ -1,62 +1,17 @@
-import type { Db } from '../../db/db.js';
-import type { Clock } from '../../lib/clock.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { toDecimalString, toNumber } from '../../lib/money.js';
-import { DEFAULT_PULL_LIMITS, fetchPosCatalog, type PullLimits } from './catalog-pull.js';
 import * as repo from './catalog-repository.js';
+import { createSyncProcessor, type SyncProcessorDeps } from './catalog-sync-process.js';
 import * as syncRepo from './catalog-sync-repository.js';
 import { createCatalogSyncWorker } from './catalog-sync-worker.js';
-import {
-  type Discarded,
-  describeOutcome,
-  emptyCounts,
-  planUpload,
-  type SyncOutcome,
-  type UploadEnvelope,
-} from './catalog-upload-plan.js';
+import { describeOutcome, emptyCounts, type UploadEnvelope } from './catalog-upload-plan.js';
+import type { OdNotificationUse } from './od-notification-plan.js';
+
+export { checkEnvelope, checkMerchantStatus } from './catalog-envelope.js';
 
 /** Internal code generated on creation (spec 2.4, 2.5: informational). */
 const newExternalCode = (prefix: string) => `${prefix}-${newId().slice(0, 8).toUpperCase()}`;
-
-const ENTITY_TYPES = ['MERCHANT', 'ITEM', 'ITEM_OFFER'] as const;
-const isStatus = (v: unknown) => v === 'AVAILABLE' || v === 'UNAVAILABLE';
-
-/**
- * Spec 4.3 envelope rules, for bodies that did not come through the route's schema (a pulled
- * POS answer, D20). Returns the reason in the words the route's 400 titles use.
- */
-export function checkEnvelope(body: unknown): { envelope: UploadEnvelope } | { reason: string } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { reason: 'body must be an object' };
-  const b = body as Record<string, unknown>;
-  if (b.entityType === undefined) return { reason: 'entityType is required' };
-  if (!ENTITY_TYPES.includes(b.entityType as never)) {
-    return { reason: 'entityType must be one of MERCHANT, ITEM, ITEM_OFFER' };
-  }
-  const reason = checkMerchantStatus(b.entityType as UploadEnvelope['entityType'], b.merchantStatus);
-  if (reason) return { reason };
-  if (b.onlyAddProducts !== undefined && typeof b.onlyAddProducts !== 'boolean') {
-    return { reason: 'onlyAddProducts must be boolean' };
-  }
-  if (b.updatedObjects === undefined) return { reason: 'updatedObjects is required' };
-  if (!Array.isArray(b.updatedObjects)) return { reason: 'updatedObjects must be array' };
-  return {
-    envelope: {
-      entityType: b.entityType as UploadEnvelope['entityType'],
-      merchantStatus: b.merchantStatus,
-      onlyAddProducts: b.onlyAddProducts as boolean | undefined,
-      updatedObjects: b.updatedObjects,
-    },
-  };
-}
-
-/** Spec 4.3: required and an enum value for MERCHANT; accepted and ignored for ITEM and ITEM_OFFER. */
-export function checkMerchantStatus(entityType: UploadEnvelope['entityType'], value: unknown): string | null {
-  if (entityType !== 'MERCHANT') return null;
-  if (value === undefined || value === null) return 'merchantStatus is required when entityType is MERCHANT';
-  if (!isStatus(value)) return 'merchantStatus must be one of AVAILABLE, UNAVAILABLE';
-  return null;
-}
 
 export interface MerchantRecord {
   lastUpdate: string;
@@ -89,11 +44,12 @@ export interface MerchantRecord {
   }>;
 }
 
-/** The operator's view of a sync (OPERATOR-API.md catalogSyncs). */
+/** The operator's view of a sync (operator-api.md#catalog catalogSyncs). */
 export function toSyncView(s: syncRepo.SyncRow) {
   return {
     id: s.id,
     source: s.source,
+    format: s.format,
     entityType: s.entity_type,
     status: s.status,
     moreInfo: s.more_info,
@@ -105,18 +61,11 @@ export function toSyncView(s: syncRepo.SyncRow) {
   };
 }
 
-export interface CatalogServiceDeps {
-  db: Db;
-  clock: Clock;
+export interface CatalogServiceDeps extends SyncProcessorDeps {
   /** Merchant-record cache lifetime (D24); 0 turns the cache off. */
   merchantCacheTtlSec?: number;
-  /** The merchant's registered catalog endpoint with its clear apiKey, or null (D20). */
-  getMerchantUrl?: (merchantId: string) => Promise<{ baseURL: string; apiKey: string } | null>;
-  pullLimits?: PullLimits;
-  /** Production: pull only over https (D12, D25). */
-  pullHttpsOnly?: boolean;
-  /** Test seam: runs inside the apply transaction just before it commits (crash simulation). */
-  beforeCommit?: (syncId: string) => Promise<void> | void;
+  /** How long a worker holds an upload between heartbeats (CLEAVER_CATALOG_LEASE_SEC). */
+  leaseMs?: number;
   onWorkerError?: (error: unknown) => void;
 }
 
@@ -135,99 +84,15 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     cache.delete(merchantId);
   }
 
-  async function finishWith(sync: syncRepo.ClaimedSync, outcome: SyncOutcome) {
-    const done = await syncRepo.finishSync(db, {
-      id: sync.id,
-      owner: sync.lease_owner,
-      status: outcome.status,
-      moreInfo: outcome.moreInfo,
-      details: outcome.details,
-      at: clock.now(),
-    });
-    if (!done) throw new Error('catalog sync lease lost');
-  }
-
   const zero = () => ({ categories: emptyCounts(), products: emptyCounts() });
-
-  /** Applies one claimed upload in one transaction and records its outcome (D16, D17). */
+  const processor = createSyncProcessor(deps);
+  // The worker's processing also drops this process's cached record of the merchant (D24).
   async function processSync(sync: syncRepo.ClaimedSync): Promise<void> {
-    let envelope = sync.payload;
-    if (envelope === null) {
-      // A pull (D20): fetch outside any transaction, then keep the answer as the payload.
-      const target = deps.getMerchantUrl ? await deps.getMerchantUrl(sync.merchant_id) : null;
-      if (!target) {
-        return finishWith(
-          sync,
-          describeOutcome(null, zero(), [], null, 'Pull failed: getMerchantURL is not registered'),
-        );
-      }
-      const fetched = await fetchPosCatalog(target, {
-        ...(deps.pullLimits ?? DEFAULT_PULL_LIMITS),
-        httpsOnly: deps.pullHttpsOnly === true,
-      });
-      if ('reason' in fetched) return finishWith(sync, describeOutcome(null, zero(), [], null, fetched.reason));
-      const checked = checkEnvelope(fetched.body);
-      if ('reason' in checked) {
-        return finishWith(
-          sync,
-          describeOutcome(
-            null,
-            zero(),
-            [],
-            null,
-            `Pull failed: the POS answer is not an upload body (${checked.reason})`,
-          ),
-        );
-      }
-      envelope = checked.envelope;
-      if (!(await syncRepo.storePulledPayload(db, sync.id, sync.lease_owner, envelope))) {
-        throw new Error('catalog sync lease lost');
-      }
+    try {
+      await processor.processSync(sync);
+    } finally {
+      cache.delete(sync.merchant_id);
     }
-    const plan = planUpload(envelope);
-    const merchantId = sync.merchant_id;
-    await db.transaction(async (tx) => {
-      const at = clock.now();
-      let outcome: SyncOutcome;
-      if (plan.fatal) {
-        outcome = describeOutcome(plan.entityType, zero(), [], null, plan.fatal);
-      } else if (plan.entityType === 'MERCHANT') {
-        const counts = await syncRepo.applyMerchantPlan(tx, merchantId, plan, at);
-        outcome = describeOutcome('MERCHANT', counts, plan.discarded, plan.removalSkipped);
-      } else {
-        const matched =
-          plan.entityType === 'ITEM'
-            ? await syncRepo.applyItemPlan(tx, merchantId, plan, at)
-            : await syncRepo.applyOfferPlan(tx, merchantId, plan, at);
-        const entries = plan.entityType === 'ITEM' ? plan.items : plan.offers;
-        const kind = plan.entityType === 'ITEM' ? 'items' : 'itemOffers';
-        const unknown: Discarded[] = entries
-          .filter((e) => !matched.has(e.pdvId))
-          .map((e) => ({
-            kind,
-            id: e.pdvId,
-            index: e.index,
-            reason: 'no product has this pdv_external_id (create it with a MERCHANT upload)',
-          }));
-        const discarded = [...plan.discarded, ...unknown].sort((a, b) => a.index - b.index);
-        const counts = zero();
-        counts.products.updated = matched.size;
-        outcome = describeOutcome(plan.entityType, counts, discarded, null);
-      }
-      await deps.beforeCommit?.(sync.id);
-      const done = await syncRepo.finishSync(tx, {
-        id: sync.id,
-        owner: sync.lease_owner,
-        status: outcome.status,
-        moreInfo: outcome.moreInfo,
-        details: outcome.details,
-        at,
-      });
-      // Compare-and-set on the lease: if another worker took the upload over, roll back.
-      if (!done) throw new Error('catalog sync lease lost');
-      await syncRepo.touchCatalogState(tx, merchantId, at);
-    });
-    cache.delete(merchantId);
   }
 
   const worker = createCatalogSyncWorker({
@@ -235,7 +100,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     clock,
     process: processSync,
     giveUp: (sync) =>
-      finishWith(
+      processor.finishWith(
         sync,
         describeOutcome(
           sync.entity_type,
@@ -245,7 +110,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
           `Processing failed ${sync.attempts - 1} times; nothing of this upload was applied. Send it again or ask support.`,
         ),
       ),
-    onError: (error) => deps.onWorkerError?.(error),
+    leaseMs: deps.leaseMs,
+    onError: deps.onWorkerError,
   });
 
   async function buildRecord(merchantId: string, head: repo.RecordHeadRow): Promise<MerchantRecord> {
@@ -319,7 +185,14 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     /** PUT /v1/merchantUpdate: stored and queued; PROCESSING from now on (spec 3.2, D16). */
     async acceptUpload(merchantId: string, envelope: UploadEnvelope): Promise<string> {
       const id = newId();
-      await syncRepo.insertSync(db, { id, merchantId, source: 'UPLOAD', envelope, at: clock.now() });
+      await syncRepo.insertSync(db, {
+        id,
+        merchantId,
+        source: 'UPLOAD',
+        entityType: envelope.entityType,
+        payload: envelope,
+        at: clock.now(),
+      });
       // NOTIFY wakes the workers of every process; this process's own worker is woken directly
       // too, so it does not depend on its LISTEN connection being up yet.
       worker.wake();
@@ -330,7 +203,55 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     async requestPull(merchantId: string, registered: boolean): Promise<string> {
       if (!registered) throw badRequest('getMerchantURL is not registered for this merchant');
       const id = newId();
-      await syncRepo.insertSync(db, { id, merchantId, source: 'PULL', envelope: null, at: clock.now() });
+      await syncRepo.insertSync(db, {
+        id,
+        merchantId,
+        source: 'PULL',
+        entityType: null,
+        payload: null,
+        at: clock.now(),
+      });
+      worker.wake();
+      return id;
+    },
+
+    /**
+     * POST /v1/merchantUpdate, Open Delivery's notification (D29): an empty body queues a pull;
+     * the others queue the notification itself, so a merchant's changes apply in arrival order
+     * whichever route brought them (D16). The outcome shows in merchantStatus like an upload's.
+     */
+    async acceptNotification(merchantId: string, notification: OdNotificationUse): Promise<string> {
+      const id = newId();
+      if (notification.use === 'pull') {
+        const target = deps.getMerchantUrl ? await deps.getMerchantUrl(merchantId) : null;
+        if (!target) {
+          throw badRequest(
+            'getMerchantURL is not registered: register it with PUT /v1/merchantOnboarding before asking for a pull (empty body)',
+          );
+        }
+        await syncRepo.insertSync(db, {
+          id,
+          merchantId,
+          source: 'PULL',
+          entityType: null,
+          payload: null,
+          at: clock.now(),
+        });
+      } else {
+        const { merchantStatus, entityType, updatedObjects } = notification;
+        await syncRepo.insertSync(db, {
+          id,
+          merchantId,
+          source: 'NOTIFY',
+          format: 'opendelivery',
+          entityType,
+          payload: {
+            ...(merchantStatus ? { merchantStatus } : {}),
+            ...(entityType ? { entityType, updatedObjects } : {}),
+          },
+          at: clock.now(),
+        });
+      }
       worker.wake();
       return id;
     },
@@ -364,12 +285,17 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       return record;
     },
 
+    /** Retention (D30): payloads beyond each merchant's last `keep`, summaries past `before`. */
+    async pruneSyncs(keep: number, before: Date, limit: number): Promise<number> {
+      return (await syncRepo.dropOldPayloads(db, keep, limit)) + (await syncRepo.deleteOldSyncs(db, before, limit));
+    },
+
     async listSyncs(merchantId: string, limit = 50) {
       return (await syncRepo.listSyncs(db, merchantId, limit)).map(toSyncView);
     },
 
     /** For GET /admin/v1/merchants/{id} (operator-merchants-routes `lastCatalogSync`). */
-    async lastSync(merchantId: string): Promise<Record<string, unknown> | null> {
+    async lastSync(merchantId: string): Promise<ReturnType<typeof toSyncView> | null> {
       const latest = await syncRepo.latestSync(db, merchantId);
       return latest ? toSyncView(latest) : null;
     },

@@ -1,26 +1,23 @@
-// SQL of the catalog sync queue (D16) and of applying an upload plan. Applying is set-based:
-// a fixed number of statements over unnest(...) arrays whatever the catalog size (STYLE.md),
-// never a query per item.
-import { randomUUID } from 'node:crypto';
+// SQL of the catalog sync queue (D16): one row per upload, pull or notification, claimed under a
+// lease, finished with its outcome. Applying a plan is catalog-apply-repository.ts.
 import type { Queryable } from '../../db/db.js';
-import { newSortableId } from './catalog-ids.js';
-import type {
-  EntityType,
-  ItemPlan,
-  KindCounts,
-  MerchantPlan,
-  OfferPlan,
-  UploadEnvelope,
-} from './catalog-upload-plan.js';
+import type { OdEntityType } from '../opendelivery/index.js';
 
 export const SYNC_CHANNEL = 'catalog_sync';
+
+/** UPLOAD: PUT /v1/merchantUpdate; PULL: fetched from the POS (D20); NOTIFY: OD's POST /v1/merchantUpdate (D29). */
+export type SyncSource = 'UPLOAD' | 'PULL' | 'NOTIFY';
+/** How a payload is read: our upload shapes or Open Delivery's (D29). */
+export type SyncFormat = 'cleaver' | 'opendelivery';
 
 export interface SyncRow {
   id: string;
   seq: number;
   merchant_id: string;
-  source: 'UPLOAD' | 'PULL';
-  entity_type: EntityType | null;
+  source: SyncSource;
+  format: SyncFormat;
+  /** Ours (MERCHANT, ITEM, ITEM_OFFER) or, for a notification, Open Delivery's (a superset). */
+  entity_type: OdEntityType | null;
   status: 'PROCESSING' | 'SUCCESS' | 'FAIL';
   more_info: string | null;
   details: Record<string, unknown> | null;
@@ -30,32 +27,42 @@ export interface SyncRow {
   finished_at: Date | null;
 }
 
-const SYNC_COLUMNS = `id, seq, merchant_id, source, entity_type, status, more_info, details, attempts,
+const SYNC_COLUMNS = `id, seq, merchant_id, source, format, entity_type, status, more_info, details, attempts,
   received_at, started_at, finished_at`;
 
 /** Stores an accepted upload (or a pull to fetch) and wakes the workers on commit. */
 export async function insertSync(
   db: Queryable,
-  s: { id: string; merchantId: string; source: 'UPLOAD' | 'PULL'; envelope: UploadEnvelope | null; at: Date },
+  s: {
+    id: string;
+    merchantId: string;
+    source: SyncSource;
+    format?: SyncFormat;
+    entityType: OdEntityType | null;
+    /** Null only for a pull whose answer is fetched by the worker. */
+    payload: unknown;
+    at: Date;
+  },
 ): Promise<void> {
   await db.query(
     `WITH inserted AS (
-       INSERT INTO catalog_syncs (id, merchant_id, source, entity_type, payload, received_at)
-       VALUES ($1, $2, $3, $4, $5::json, $6) RETURNING merchant_id)
+       INSERT INTO catalog_syncs (id, merchant_id, source, format, entity_type, payload, received_at)
+       VALUES ($1, $2, $3, $4, $5, $6::json, $7) RETURNING merchant_id)
      SELECT pg_notify('${SYNC_CHANNEL}', merchant_id::text) FROM inserted`,
     [
       s.id,
       s.merchantId,
       s.source,
-      s.envelope?.entityType ?? null,
-      s.envelope ? JSON.stringify(s.envelope) : null,
+      s.format ?? 'cleaver',
+      s.entityType,
+      s.payload === null ? null : JSON.stringify(s.payload),
       s.at,
     ],
   );
 }
 
 export interface ClaimedSync extends SyncRow {
-  payload: UploadEnvelope | null;
+  payload: unknown;
   lease_owner: string;
 }
 
@@ -98,17 +105,33 @@ export async function nextLeaseExpiry(db: Queryable): Promise<Date | null> {
   return rows[0]?.at ?? null;
 }
 
-/** A pulled POS answer becomes the upload's payload (D20), under the same lease. */
+/** Heartbeat: the uploads this worker is still applying keep their lease (compare-and-set on the owner). */
+export async function extendSyncLeases(
+  db: Queryable,
+  ids: string[],
+  owner: string,
+  now: Date,
+  leaseMs: number,
+): Promise<void> {
+  await db.query(
+    `UPDATE catalog_syncs SET lease_until = $3::timestamptz + ($4::int * interval '1 millisecond')
+      WHERE id = ANY($1::uuid[]) AND lease_owner = $2 AND status = 'PROCESSING'`,
+    [ids, owner, now, leaseMs],
+  );
+}
+
+/**
+ * A pulled POS answer becomes the sync's payload (D20), under the same lease: a re-run after a
+ * crash processes it without fetching again. The text is stored as received (json keeps it as is).
+ */
 export async function storePulledPayload(
   db: Queryable,
-  id: string,
-  owner: string,
-  envelope: UploadEnvelope,
+  p: { id: string; owner: string; raw: string; entityType: OdEntityType | null; format: SyncFormat },
 ): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE catalog_syncs SET payload = $3::json, entity_type = $4
+    `UPDATE catalog_syncs SET payload = $3::json, entity_type = $4, format = $5
       WHERE id = $1 AND lease_owner = $2 AND status = 'PROCESSING'`,
-    [id, owner, JSON.stringify(envelope), envelope.entityType],
+    [p.id, p.owner, p.raw, p.entityType, p.format],
   );
   return rowCount === 1;
 }
@@ -152,305 +175,30 @@ export async function listSyncs(db: Queryable, merchantId: string, limit: number
   return rows;
 }
 
-// ---- Applying plans (one transaction, the caller's) ----
+// ---- Retention (D30) --------------------------------------------------------------------------
 
-/** Spec 4.3: merchant status from merchantStatus, the store id from updatedObjects[0].id. */
-async function updateMerchant(tx: Queryable, merchantId: string, plan: MerchantPlan, at: Date): Promise<void> {
-  await tx.query(
-    `UPDATE merchants SET status = $2, pdv_external_id = $3, updated_at = $4
-      WHERE id = $1 AND (status IS DISTINCT FROM $2 OR pdv_external_id IS DISTINCT FROM $3)`,
-    [merchantId, plan.merchantStatus, plan.merchantPdvId, at],
+/** Drops the payloads of finished syncs beyond each merchant's last `keep` (one bounded batch). */
+export async function dropOldPayloads(db: Queryable, keep: number, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE catalog_syncs SET payload = NULL WHERE id = ANY (ARRAY(
+       SELECT id FROM (
+         SELECT id, status, row_number() OVER (PARTITION BY merchant_id ORDER BY seq DESC) AS n
+           FROM catalog_syncs WHERE payload IS NOT NULL
+       ) ranked WHERE n > $1 AND status <> 'PROCESSING' LIMIT $2))`,
+    [keep, limit],
   );
+  return rowCount;
 }
 
-const newCode = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8).toUpperCase()}`;
-
-export async function applyMerchantPlan(
-  tx: Queryable,
-  merchantId: string,
-  plan: MerchantPlan,
-  at: Date,
-): Promise<{ categories: KindCounts; products: KindCounts }> {
-  // unnest(...) of tens of thousands of rows materialises in a tuplestore and hashes against the
-  // existing rows: with the 4 MB default both spill to disk and a 50k-item upload stops scaling
-  // linearly (bench/catalog.ts). For this transaction only.
-  await tx.query(`SET LOCAL work_mem = '64MB'`);
-  await updateMerchant(tx, merchantId, plan, at);
-  const categories: KindCounts = { created: 0, updated: 0, removed: 0 };
-  const products: KindCounts = { created: 0, updated: 0, removed: 0 };
-
-  // Ids of the merchant's POS-linked rows, read once: new rows are inserted with ids chosen
-  // here and links/images are written by id, so no statement re-joins on POS codes.
-  const categoryIds = await posIds(tx, 'categories', merchantId);
-  const productIds = await posIds(tx, 'products', merchantId);
-
-  // Categories: index only at creation; name and status every upload (D19); rows that did not
-  // change are not rewritten.
-  const cats = plan.categories;
-  const oldCats = cats.filter((c) => categoryIds.has(c.pdvId));
-  const newCats = cats.filter((c) => !categoryIds.has(c.pdvId));
-  for (const c of newCats) categoryIds.set(c.pdvId, newSortableId());
-  categories.updated = oldCats.length;
-  categories.created = newCats.length;
-  if (oldCats.length > 0) {
-    await tx.query(
-      `UPDATE categories c SET name = u.name, status = u.status, updated_at = $1
-         FROM unnest($2::uuid[], $3::text[], $4::text[]) AS u(id, name, status)
-        WHERE c.id = u.id AND (c.name IS DISTINCT FROM u.name OR c.status IS DISTINCT FROM u.status)`,
-      [at, oldCats.map((c) => categoryIds.get(c.pdvId)), oldCats.map((c) => c.name), oldCats.map((c) => c.status)],
-    );
-  }
-  if (newCats.length > 0) {
-    await tx.query(
-      `INSERT INTO categories (id, merchant_id, pdv_external_id, name, "index", status, external_code, created_at, updated_at)
-       SELECT u.id, $1, u.pdv, u.name, u.idx, u.status, u.code, $2, $2
-         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[])
-              AS u(id, pdv, name, idx, status, code)`,
-      [
-        merchantId,
-        at,
-        newCats.map((c) => categoryIds.get(c.pdvId)),
-        newCats.map((c) => c.pdvId),
-        newCats.map((c) => c.name),
-        newCats.map((c) => c.index),
-        newCats.map((c) => c.status),
-        newCats.map(() => newCode('CAT')),
-      ],
-    );
-  }
-
-  // Products: name, description, unit only at creation; price and status from the offer; the
-  // other item fields when given, kept when absent. Stock is never written (spec 4.3). Unchanged
-  // rows are not rewritten, so re-sending the same catalog is cheap.
-  const ps = plan.products;
-  const oldPs = ps.filter((p) => productIds.has(p.pdvId));
-  const newPs = ps.filter((p) => !productIds.has(p.pdvId));
-  for (const p of newPs) productIds.set(p.pdvId, newSortableId());
-  products.updated = oldPs.length;
-  products.created = newPs.length;
-  if (oldPs.length > 0) {
-    await tx.query(
-      `UPDATE products p
-          SET price = u.price, status = u.status,
-              external_code = COALESCE(u.code, p.external_code), ean = COALESCE(u.ean, p.ean),
-              serving = COALESCE(u.serving, p.serving), nutritional_info = COALESCE(u.ni::jsonb, p.nutritional_info),
-              updated_at = $1
-         FROM unnest($2::uuid[], $3::numeric[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
-              AS u(id, price, status, code, ean, serving, ni)
-        WHERE p.id = u.id
-          AND (p.price IS DISTINCT FROM u.price OR p.status IS DISTINCT FROM u.status
-               OR p.external_code IS DISTINCT FROM COALESCE(u.code, p.external_code)
-               OR p.ean IS DISTINCT FROM COALESCE(u.ean, p.ean)
-               OR p.serving IS DISTINCT FROM COALESCE(u.serving, p.serving)
-               OR p.nutritional_info IS DISTINCT FROM COALESCE(u.ni::jsonb, p.nutritional_info))`,
-      [
-        at,
-        oldPs.map((p) => productIds.get(p.pdvId)),
-        oldPs.map((p) => p.price),
-        oldPs.map((p) => p.status),
-        oldPs.map((p) => p.externalCode),
-        oldPs.map((p) => p.ean),
-        oldPs.map((p) => p.serving),
-        oldPs.map((p) => p.nutritionalInfo),
-      ],
-    );
-  }
-  if (newPs.length > 0) {
-    await tx.query(
-      `INSERT INTO products (id, merchant_id, pdv_external_id, name, description, price, unit, status, external_code,
-                             ean, serving, nutritional_info, created_at, updated_at)
-       SELECT u.id, $1, u.pdv, u.name, u.descr, u.price, u.unit, u.status, COALESCE(u.code, ''), COALESCE(u.ean, ''),
-              COALESCE(u.serving, 0), u.ni::jsonb, $2, $2
-         FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::text[], $9::text[], $10::text[],
-                     $11::text[], $12::int[], $13::text[])
-              AS u(id, pdv, name, descr, price, unit, status, code, ean, serving, ni)`,
-      [
-        merchantId,
-        at,
-        newPs.map((p) => productIds.get(p.pdvId)),
-        newPs.map((p) => p.pdvId),
-        newPs.map((p) => p.name),
-        newPs.map((p) => p.description),
-        newPs.map((p) => p.price),
-        newPs.map((p) => p.unit),
-        newPs.map((p) => p.status),
-        newPs.map((p) => p.externalCode),
-        newPs.map((p) => p.ean),
-        newPs.map((p) => p.serving),
-        newPs.map((p) => p.nutritionalInfo),
-      ],
-    );
-  }
-  // Images: new products get theirs by plain insert; existing ones have theirs replaced.
-  const newImages = newPs.filter((p) => p.imageUrl !== null);
-  if (newImages.length > 0) {
-    await tx.query(
-      `INSERT INTO product_media (product_id, position, url) SELECT u.id, 0, u.url FROM unnest($1::uuid[], $2::text[]) AS u(id, url)`,
-      [newImages.map((p) => productIds.get(p.pdvId)), newImages.map((p) => p.imageUrl)],
-    );
-  }
-  const oldImages = oldPs.filter((p) => p.imageUrl !== null);
-  await replaceImages(
-    tx,
-    oldImages.map((p) => productIds.get(p.pdvId) as string),
-    oldImages.map((p) => p.imageUrl as string),
+/** Finished syncs older than `before`, except each merchant's latest (merchantStatus reads it). */
+export async function deleteOldSyncs(db: Queryable, before: Date, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM catalog_syncs WHERE id = ANY (ARRAY(
+       SELECT s.id FROM catalog_syncs s
+        WHERE s.status <> 'PROCESSING' AND s.finished_at < $1
+          AND EXISTS (SELECT 1 FROM catalog_syncs n WHERE n.merchant_id = s.merchant_id AND n.seq > s.seq)
+        ORDER BY s.finished_at LIMIT $2))`,
+    [before, limit],
   );
-
-  // Category-to-product links, at their position in category.itemOfferId. A link with a new
-  // category or a new product cannot exist yet: plain insert; the others are upserted.
-  const createdCats = new Set(newCats.map((c) => c.pdvId));
-  const createdProducts = new Set(newPs.map((p) => p.pdvId));
-  const isNewLink = (l: { categoryPdvId: string; productPdvId: string }) =>
-    createdCats.has(l.categoryPdvId) || createdProducts.has(l.productPdvId);
-  const newLinks = plan.links.filter(isNewLink);
-  const oldLinks = plan.links.filter((l) => !isNewLink(l));
-  if (plan.replace && oldCats.length > 0) {
-    // Spec 4.3 (onlyAddProducts false): the payload's categories hold exactly the payload's POS
-    // products; links to hand-made products are hand-made content and stay. Only categories that
-    // existed before can hold links to drop.
-    await tx.query(
-      `DELETE FROM category_products cp
-         USING products p
-        WHERE cp.category_id = ANY($1::uuid[]) AND cp.product_id = p.id AND p.pdv_external_id IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::uuid[]) AS u(c, p)
-                           WHERE u.c = cp.category_id AND u.p = cp.product_id)`,
-      [
-        oldCats.map((c) => categoryIds.get(c.pdvId)),
-        oldLinks.map((l) => categoryIds.get(l.categoryPdvId)),
-        oldLinks.map((l) => productIds.get(l.productPdvId)),
-      ],
-    );
-  }
-  if (newLinks.length > 0) {
-    await tx.query(
-      `INSERT INTO category_products (category_id, product_id, position)
-       SELECT u.c, u.p, u.pos FROM unnest($1::uuid[], $2::uuid[], $3::int[]) AS u(c, p, pos)`,
-      [
-        newLinks.map((l) => categoryIds.get(l.categoryPdvId)),
-        newLinks.map((l) => productIds.get(l.productPdvId)),
-        newLinks.map((l) => l.position),
-      ],
-    );
-  }
-  if (oldLinks.length > 0) {
-    await tx.query(
-      `INSERT INTO category_products (category_id, product_id, position)
-       SELECT u.c, u.p, u.pos FROM unnest($1::uuid[], $2::uuid[], $3::int[]) AS u(c, p, pos)
-       ON CONFLICT (category_id, product_id) DO UPDATE SET position = excluded.position
-        WHERE category_products.position IS DISTINCT FROM excluded.position`,
-      [
-        oldLinks.map((l) => categoryIds.get(l.categoryPdvId)),
-        oldLinks.map((l) => productIds.get(l.productPdvId)),
-        oldLinks.map((l) => l.position),
-      ],
-    );
-  }
-
-  if (plan.replace) {
-    // Removal rules (spec 4.3): only POS-linked records absent from the payload; their links,
-    // images and cuts go with them (ON DELETE CASCADE); hand-made content stays.
-    const inPayload = new Set(ps.map((p) => p.pdvId));
-    const goneProducts = [...productIds].filter(([pdv]) => !inPayload.has(pdv)).map(([, id]) => id);
-    const catsInPayload = new Set(cats.map((c) => c.pdvId));
-    const goneCategories = [...categoryIds].filter(([pdv]) => !catsInPayload.has(pdv)).map(([, id]) => id);
-    const removedProducts = await tx.query(`DELETE FROM products WHERE id = ANY($1::uuid[])`, [goneProducts]);
-    products.removed = removedProducts.rowCount;
-    const removedCategories = await tx.query(`DELETE FROM categories WHERE id = ANY($1::uuid[])`, [goneCategories]);
-    categories.removed = removedCategories.rowCount;
-  }
-  return { categories, products };
-}
-
-/** POS-linked rows of a merchant: POS code → internal id. */
-async function posIds(
-  tx: Queryable,
-  table: 'categories' | 'products',
-  merchantId: string,
-): Promise<Map<string, string>> {
-  const { rows } = await tx.query<{ id: string; pdv: string }>(
-    `SELECT id, pdv_external_id AS pdv FROM ${table} WHERE merchant_id = $1 AND pdv_external_id IS NOT NULL`,
-    [merchantId],
-  );
-  return new Map(rows.map((r) => [r.pdv, r.id]));
-}
-
-/** item.image.url → the product's one image (replaces what the POS sent before). */
-async function replaceImages(tx: Queryable, productIds: string[], urls: string[]) {
-  if (productIds.length === 0) return;
-  await tx.query(
-    `DELETE FROM product_media m USING unnest($1::uuid[], $2::text[]) AS u(id, url)
-      WHERE m.product_id = u.id AND (m.position > 0 OR m.url IS DISTINCT FROM u.url)`,
-    [productIds, urls],
-  );
-  await tx.query(
-    `INSERT INTO product_media (product_id, position, url)
-     SELECT u.id, 0, u.url FROM unnest($1::uuid[], $2::text[]) AS u(id, url)
-     ON CONFLICT (product_id, position) DO NOTHING`,
-    [productIds, urls],
-  );
-}
-
-/** D18 ITEM: existing products only; returns the POS ids that matched. */
-export async function applyItemPlan(tx: Queryable, merchantId: string, plan: ItemPlan, at: Date): Promise<Set<string>> {
-  const items = plan.items;
-  if (items.length === 0) return new Set();
-  const params = [
-    merchantId,
-    items.map((i) => i.pdvId),
-    items.map((i) => i.externalCode),
-    items.map((i) => i.ean),
-    items.map((i) => i.serving),
-    items.map((i) => i.nutritionalInfo),
-  ];
-  // Matched ids first (rows whose values do not change are not rewritten but still count as updated).
-  const { rows } = await tx.query<{ pdv: string; id: string }>(
-    `SELECT p.pdv_external_id AS pdv, p.id FROM products p
-      WHERE p.merchant_id = $1 AND p.pdv_external_id = ANY($2::text[])`,
-    [merchantId, params[1]],
-  );
-  await tx.query(
-    `UPDATE products p
-        SET external_code = COALESCE(u.code, p.external_code), ean = COALESCE(u.ean, p.ean),
-            serving = COALESCE(u.serving, p.serving), nutritional_info = COALESCE(u.ni::jsonb, p.nutritional_info),
-            updated_at = $7
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[]) AS u(pdv, code, ean, serving, ni)
-      WHERE p.merchant_id = $1 AND p.pdv_external_id = u.pdv
-        AND (p.external_code IS DISTINCT FROM COALESCE(u.code, p.external_code)
-             OR p.ean IS DISTINCT FROM COALESCE(u.ean, p.ean)
-             OR p.serving IS DISTINCT FROM COALESCE(u.serving, p.serving)
-             OR p.nutritional_info IS DISTINCT FROM COALESCE(u.ni::jsonb, p.nutritional_info))`,
-    [...params, at],
-  );
-  const matched = new Map(rows.map((r) => [r.pdv, r.id]));
-  const withImage = items.filter((i) => i.imageUrl !== null && matched.has(i.pdvId));
-  await replaceImages(
-    tx,
-    withImage.map((i) => matched.get(i.pdvId) as string),
-    withImage.map((i) => i.imageUrl as string),
-  );
-  return new Set(matched.keys());
-}
-
-/** D18 ITEM_OFFER: price and/or availability of existing products; returns the matched POS ids. */
-export async function applyOfferPlan(
-  tx: Queryable,
-  merchantId: string,
-  plan: OfferPlan,
-  at: Date,
-): Promise<Set<string>> {
-  const offers = plan.offers;
-  if (offers.length === 0) return new Set();
-  const ids = offers.map((o) => o.pdvId);
-  const { rows } = await tx.query<{ pdv: string }>(
-    `SELECT p.pdv_external_id AS pdv FROM products p WHERE p.merchant_id = $1 AND p.pdv_external_id = ANY($2::text[])`,
-    [merchantId, ids],
-  );
-  await tx.query(
-    `UPDATE products p SET price = COALESCE(u.price, p.price), status = COALESCE(u.status, p.status), updated_at = $5
-       FROM unnest($2::text[], $3::numeric[], $4::text[]) AS u(pdv, price, status)
-      WHERE p.merchant_id = $1 AND p.pdv_external_id = u.pdv
-        AND (p.price IS DISTINCT FROM COALESCE(u.price, p.price) OR p.status IS DISTINCT FROM COALESCE(u.status, p.status))`,
-    [merchantId, ids, offers.map((o) => o.price), offers.map((o) => o.status), at],
-  );
-  return new Set(rows.map((r) => r.pdv));
+  return rowCount;
 }

@@ -1,10 +1,22 @@
-// D16: the processing worker. Woken at once by NOTIFY (both databases deliver it on commit), plus
-// a slow sweep for expired leases of crashed workers; no busy polling. Tests drive it with
-// runOnce()/drain() and a manual clock instead of sleeping (STYLE.md).
+// D16: the catalog sync queue as a leased-row queue (src/jobs/leased-worker.ts). One upload at a
+// time per process; a long apply keeps its lease alive with a heartbeat, so the lease can be
+// short and a crashed worker's upload is taken over within seconds (the wake-up timer fires
+// when the earliest lease runs out). Tests drive it with runOnce()/drain() and a manual clock.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/db.js';
+import { createLeasedWorker, type LeasedQueue } from '../../jobs/leased-worker.js';
+import { throttledReport } from '../../jobs/throttled-report.js';
 import type { Clock } from '../../lib/clock.js';
-import { type ClaimedSync, claimNextSync, SYNC_CHANNEL } from './catalog-sync-repository.js';
+import {
+  type ClaimedSync,
+  claimNextSync,
+  extendSyncLeases,
+  nextLeaseExpiry,
+  SYNC_CHANNEL,
+} from './catalog-sync-repository.js';
+
+/** Default lease: a crashed worker's upload runs again within this (plus the wake-up). */
+export const DEFAULT_CATALOG_LEASE_MS = 8_000;
 
 export interface CatalogSyncWorkerDeps {
   db: Db;
@@ -16,84 +28,49 @@ export interface CatalogSyncWorkerDeps {
   leaseMs?: number;
   sweepMs?: number;
   maxAttempts?: number;
-  onError?(error: unknown, sync: ClaimedSync): void;
+  onError?(error: unknown): void;
 }
 
 export function createCatalogSyncWorker(deps: CatalogSyncWorkerDeps) {
   const { db, clock } = deps;
   const owner = randomUUID();
-  const leaseMs = deps.leaseMs ?? 120_000;
-  const sweepMs = deps.sweepMs ?? 30_000;
+  const leaseMs = deps.leaseMs ?? DEFAULT_CATALOG_LEASE_MS;
   const maxAttempts = deps.maxAttempts ?? 5;
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-  let started = false;
-  let timer: NodeJS.Timeout | undefined;
-  let unlisten: (() => Promise<void>) | undefined;
 
-  /** Claims and processes one upload; false when none is runnable now. */
-  async function runOnce(): Promise<boolean> {
-    const sync = await claimNextSync(db, owner, clock.now(), leaseMs);
-    if (!sync) return false;
-    try {
-      if (sync.attempts > maxAttempts) await deps.giveUp(sync);
-      else await deps.process(sync);
-    } catch (error) {
-      // The transaction rolled back: nothing of this upload is applied. The lease stays, so the
-      // upload runs again from the start once it expires (D16).
-      deps.onError?.(error, sync);
-    }
-    return true;
-  }
-
-  /** Runs until nothing is runnable; returns how many uploads were claimed. */
-  async function drain(): Promise<number> {
-    let n = 0;
-    while (!stopped && (await runOnce())) n += 1;
-    return n;
-  }
-
-  /** Runs the worker in the background; a no-op unless start() was called (tests drive drain()). */
-  function wake(): void {
-    if (!started || stopped) return;
-    if (running) {
-      again = true;
-      return;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        try {
-          await drain();
-        } catch {
-          // database unreachable: the next notification or sweep tries again
-        }
-      } while (again && !stopped);
-    })().finally(() => {
-      running = null;
-    });
-  }
+  const queue: LeasedQueue<ClaimedSync> = {
+    name: 'catalog-syncs',
+    channel: SYNC_CHANNEL,
+    async claim() {
+      const sync = await claimNextSync(db, owner, clock.now(), leaseMs);
+      return sync ? [sync] : [];
+    },
+    // A throw rolled the apply transaction back: nothing of the upload is applied. The lease
+    // stays, so the upload runs again from the start once it expires (D16).
+    handle: (sync) => (sync.attempts > maxAttempts ? deps.giveUp(sync) : deps.process(sync)),
+    heartbeat: (syncs) =>
+      extendSyncLeases(
+        db,
+        syncs.map((s) => s.id),
+        owner,
+        clock.now(),
+        leaseMs,
+      ),
+    nextWakeAt: () => nextLeaseExpiry(db),
+  };
+  const worker = createLeasedWorker(queue, {
+    db,
+    now: () => clock.now(),
+    concurrency: 1,
+    heartbeatMs: Math.max(250, Math.floor(leaseMs / 4)),
+    safetyPollMs: deps.sweepMs ?? 30_000,
+    onError: deps.onError ?? throttledReport('catalog sync'),
+  });
 
   return {
-    runOnce,
-    drain,
-    wake,
-    async start() {
-      stopped = false;
-      started = true;
-      unlisten = await db.listen(SYNC_CHANNEL, wake, wake);
-      timer = setInterval(wake, sweepMs);
-      timer.unref();
-      wake();
-    },
-    async stop() {
-      stopped = true;
-      started = false;
-      if (timer) clearInterval(timer);
-      await unlisten?.();
-      await running;
-    },
+    ...worker,
+    leaseMs,
+    /** Claims and processes one upload; false when none is runnable now. */
+    runOnce: async (): Promise<boolean> => (await worker.runOnce(1)) > 0,
   };
 }
 

@@ -1,14 +1,17 @@
 // The contract between event recording (events module) and the modules that fan an event out
 // beyond polling (webhooks). Listeners run inside the transaction that records the event, so
-// their rows commit or roll back with it (transactional outbox, ARCHITECTURE.md "Data flow").
+// their rows commit or roll back with it (transactional outbox, architecture.md#data-flow).
 import type { Queryable } from '../../db/db.js';
 
 export const ORDER_EVENT_TYPES = [
   'CREATED',
   'CONFIRMED',
+  // D29: Open Delivery's optional progress events, raised by POST …/preparing and …/pickedUp.
+  'PREPARING',
   'READY_FOR_PICKUP',
   'DISPATCHED',
   'PICKUP_AREA_ASSIGNED',
+  'PICKED_UP',
   'DELIVERED',
   'CONCLUDED',
   'CANCELLATION_REQUESTED',
@@ -20,7 +23,11 @@ export const ORDER_EVENT_TYPES = [
 
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 
-/** D2: one event as `GET /v1/events:polling` returns it and as the webhook body carries it (D10). */
+/**
+ * D2: one event as `GET /v1/events:polling` returns it and as the webhook body carries it (D10).
+ * The same fields in both profiles (D27); for an opendelivery key `eventId` is the occurrence id
+ * and cancellation metadata uses Open Delivery's codes (D28).
+ */
 export interface EventRecord {
   eventId: string;
   eventType: OrderEventType;
@@ -38,8 +45,10 @@ export interface RecordedEvent {
   orderId: string;
   eventType: OrderEventType;
   createdAt: Date;
-  /** The exact body to deliver. */
+  /** The record as a `cleaver` key sees it: the webhook body for a URL such a key registered. */
   record: EventRecord;
+  /** The record as an `opendelivery` key sees it (D28); absent = the same as `record`. */
+  openDeliveryRecord?: EventRecord;
   /**
    * False for a notification that goes out by webhook only: the CANCELLATION_REQUEST_DENIED
    * sent after CANCELLED_DENIED on a POS denial (D8).

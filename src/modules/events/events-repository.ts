@@ -1,10 +1,12 @@
+import type { Static } from 'typebox';
 import type { Queryable } from '../../db/db.js';
+import type { EventMetadata } from './events-schemas.js';
 
 export interface OrderEventRow {
   order_id: string;
   event_type: string;
   occurrence_id: string;
-  metadata: Record<string, unknown> | null;
+  metadata: Static<typeof EventMetadata> | null;
   created_at: Date;
 }
 
@@ -37,17 +39,19 @@ export async function upsertEvent(
 
 /**
  * The fan-out: a pending receipt for every live integration key of the merchant, set-based.
- * A re-opened event is pending again for every key, including keys that acknowledged it (D1).
+ * A re-opened event is pending again for every key, including keys that acknowledged it (D1),
+ * and its receipts now stand for the new occurrence (D28).
  */
 export async function fanOutReceipts(
   db: Queryable,
-  e: { merchantId: string; orderId: string; eventType: string; seq: number },
+  e: { merchantId: string; orderId: string; eventType: string; seq: number; occurrenceId: string },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO event_receipts (key_id, order_id, event_type, seq, acknowledged_at)
-     SELECT k.id, $2, $3, $4, NULL FROM integration_keys k WHERE k.merchant_id = $1 AND k.deleted_at IS NULL
-     ON CONFLICT (key_id, order_id, event_type) DO UPDATE SET seq = EXCLUDED.seq, acknowledged_at = NULL`,
-    [e.merchantId, e.orderId, e.eventType, e.seq],
+    `INSERT INTO event_receipts (key_id, order_id, event_type, seq, occurrence_id, acknowledged_at)
+     SELECT k.id, $2, $3, $4, $5, NULL FROM integration_keys k WHERE k.merchant_id = $1 AND k.deleted_at IS NULL
+     ON CONFLICT (key_id, order_id, event_type) DO UPDATE
+       SET seq = EXCLUDED.seq, occurrence_id = EXCLUDED.occurrence_id, acknowledged_at = NULL`,
+    [e.merchantId, e.orderId, e.eventType, e.seq, e.occurrenceId],
   );
 }
 
@@ -105,6 +109,62 @@ export async function merchantOfOrder(db: Queryable, orderId: string): Promise<s
   return rows[0]?.merchant_id;
 }
 
+/**
+ * D28: an acknowledgment naming an occurrence id. Which merchant owns `orderId` (as
+ * merchantOfOrder), and the order, event type and merchant of the occurrence, if it exists.
+ */
+export async function lookupOccurrence(
+  db: Queryable,
+  occurrenceId: string,
+  orderId: string,
+): Promise<{
+  owner: string | null;
+  occurrence: { order_id: string; event_type: string; merchant_id: string } | null;
+}> {
+  const { rows } = await db.query<{
+    owner: string | null;
+    order_id: string | null;
+    event_type: string | null;
+    merchant_id: string | null;
+  }>(
+    `SELECT (SELECT merchant_id FROM order_events WHERE order_id = $2 LIMIT 1) AS owner,
+            l.order_id, l.event_type,
+            (SELECT merchant_id FROM order_events WHERE order_id = l.order_id LIMIT 1) AS merchant_id
+       FROM (SELECT 1) one
+       LEFT JOIN order_event_log l ON l.occurrence_id = $1`,
+    [occurrenceId, orderId],
+  );
+  const row = rows[0];
+  return {
+    owner: row?.owner ?? null,
+    occurrence:
+      row?.order_id && row.event_type && row.merchant_id
+        ? { order_id: row.order_id, event_type: row.event_type, merchant_id: row.merchant_id }
+        : null,
+  };
+}
+
+/**
+ * D28: acknowledges the receipt only while it stands for this occurrence. The check is on the
+ * receipt row itself, so a re-opening committed meanwhile (a new occurrence) is never
+ * acknowledged by the old one's id. Receipts older than the occurrence column compare the
+ * event's current occurrence instead.
+ */
+export async function acknowledgeOccurrence(
+  db: Queryable,
+  r: { keyId: string; orderId: string; eventType: string; occurrenceId: string; at: Date },
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE event_receipts r SET acknowledged_at = $5
+      WHERE r.key_id = $1 AND r.order_id = $2 AND r.event_type = $3 AND r.acknowledged_at IS NULL
+        AND (r.occurrence_id = $4
+             OR (r.occurrence_id IS NULL AND EXISTS (SELECT 1 FROM order_events e
+                  WHERE e.order_id = $2 AND e.event_type = $3 AND e.occurrence_id = $4)))`,
+    [r.keyId, r.orderId, r.eventType, r.occurrenceId, r.at],
+  );
+  return rowCount > 0;
+}
+
 /** Spec 4.13 rule 3: acknowledging twice changes nothing the second time. */
 export async function acknowledgeReceipt(
   db: Queryable,
@@ -121,7 +181,7 @@ export async function acknowledgeReceipt(
 export interface LogEntryRow {
   occurrence_id: string;
   event_type: string;
-  metadata: Record<string, unknown> | null;
+  metadata: Static<typeof EventMetadata> | null;
   polled: boolean;
   created_at: Date;
   /** Only on the current occurrence of a polled event type. */
@@ -153,4 +213,44 @@ export async function receiptsOfOrder(db: Queryable, orderId: string): Promise<R
     [orderId],
   );
   return rows;
+}
+
+// ---- Retention (D30): each function one bounded batch, found through its own index ----------
+
+/** Acknowledged receipts older than `before`. */
+export async function deleteAcknowledgedReceipts(db: Queryable, before: Date, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM event_receipts WHERE ctid = ANY (ARRAY(
+       SELECT ctid FROM event_receipts WHERE acknowledged_at IS NOT NULL AND acknowledged_at < $1
+        ORDER BY acknowledged_at LIMIT $2))`,
+    [before, limit],
+  );
+  return rowCount;
+}
+
+/**
+ * Pending receipts whose event happened before `before`: the oldest `limit` pending receipts by
+ * seq (which grows with time) are read, and those that are old enough go. When none of them
+ * is, none later is either.
+ */
+export async function expirePendingReceipts(db: Queryable, before: Date, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `WITH oldest AS (
+       SELECT r.ctid AS rid, e.created_at FROM (
+         SELECT ctid, order_id, event_type FROM event_receipts WHERE acknowledged_at IS NULL ORDER BY seq LIMIT $2
+       ) r JOIN order_events e ON e.order_id = r.order_id AND e.event_type = r.event_type
+     )
+     DELETE FROM event_receipts WHERE ctid IN (SELECT rid FROM oldest WHERE created_at < $1)`,
+    [before, limit],
+  );
+  return rowCount;
+}
+
+/** Everything events keeps about these orders: the event log, the events and their receipts. */
+export async function deleteOrderHistory(db: Queryable, orderIds: string[]): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const log = await db.query('DELETE FROM order_event_log WHERE order_id = ANY($1::uuid[])', [orderIds]);
+  // Receipts go with their events (ON DELETE CASCADE).
+  const events = await db.query('DELETE FROM order_events WHERE order_id = ANY($1::uuid[])', [orderIds]);
+  return log.rowCount + events.rowCount;
 }

@@ -2,21 +2,13 @@ import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
-import { newId, uuidV5 } from '../../lib/ids.js';
-import type { Principal } from '../auth/token-cache.js';
-import {
-  type EventListener,
-  type EventRecord,
-  ORDER_EVENT_TYPES,
-  type OrderEventType,
-  type RecordedEvent,
-} from './event-contract.js';
+import { newId } from '../../lib/ids.js';
+import type { Principal } from '../auth/index.js';
+import type { EventListener, EventRecord, OrderEventType, RecordedEvent } from './event-contract.js';
+import { EVENT_TYPE_BY_ID, eventIdOf, eventRecordFor } from './event-dialects.js';
 import * as repo from './events-repository.js';
 
-/** D1: the fixed namespace of eventId = UUIDv5(namespace, eventType). Never change it. */
-export const EVENT_ID_NAMESPACE = '7d4f3c2a-91b8-4e6d-a5c0-3b2e1f9d8c74';
-export const eventIdOf = (eventType: OrderEventType): string => uuidV5(eventType, EVENT_ID_NAMESPACE);
-const EVENT_TYPE_BY_ID = new Map(ORDER_EVENT_TYPES.map((t) => [eventIdOf(t), t] as const));
+export { EVENT_ID_NAMESPACE, eventIdOf } from './event-dialects.js';
 
 /** D3: at most this many records per poll. */
 export const POLL_LIMIT = 1000;
@@ -24,6 +16,9 @@ export const POLL_LIMIT = 1000;
 export const ACK_LIMIT = 100;
 
 export const orderNotFound = () => notFound('Order not found');
+
+/** The types a cleaver key may filter polling by, as the validation error names them. */
+const CLEAVER_FILTER_TYPES = [...EVENT_TYPE_BY_ID.values()].join(', ');
 
 export interface RecordEventInput {
   merchantId: string;
@@ -40,6 +35,9 @@ export interface AcknowledgmentInput {
   eventType: OrderEventType;
 }
 
+/** Filter values a key may send to polling that no event of the platform ever has (D28). */
+export type PollableEventType = OrderEventType | 'PREPARATION_REQUESTED';
+
 export function createEventsService(deps: {
   db: Db;
   clock: Clock;
@@ -48,24 +46,7 @@ export function createEventsService(deps: {
   listeners: EventListener[];
 }) {
   const { db, clock, config, listeners } = deps;
-
-  function toRecord(e: {
-    orderId: string;
-    eventType: OrderEventType;
-    createdAt: Date;
-    metadata?: Record<string, unknown> | null;
-  }): EventRecord {
-    // D2: exactly these fields; metadata only when the type carries it.
-    return {
-      eventId: eventIdOf(e.eventType),
-      eventType: e.eventType,
-      orderId: e.orderId,
-      orderURL: `${config.publicUrl}/v1/orders/${e.orderId}`,
-      createdAt: e.createdAt.toISOString(),
-      sourceAppId: config.appId,
-      ...(e.metadata ? { metadata: e.metadata } : {}),
-    };
-  }
+  const context = { publicUrl: config.publicUrl, appId: config.appId };
 
   return {
     eventIdOf,
@@ -88,7 +69,7 @@ export function createEventsService(deps: {
           metadata: input.metadata,
           at,
         });
-        await repo.fanOutReceipts(tx, { ...input, seq });
+        await repo.fanOutReceipts(tx, { ...input, seq, occurrenceId });
       }
       await repo.insertLogEntry(tx, {
         occurrenceId,
@@ -98,23 +79,26 @@ export function createEventsService(deps: {
         polled,
         at,
       });
+      const occurrence = { ...input, occurrenceId, createdAt: at };
       const event: RecordedEvent = {
         occurrenceId,
         merchantId: input.merchantId,
         orderId: input.orderId,
         eventType: input.eventType,
         createdAt: at,
-        record: toRecord({ ...input, createdAt: at }),
+        // Both dialects: the webhook outbox stores the one its URL's key speaks (D28).
+        record: eventRecordFor('cleaver', occurrence, context),
+        openDeliveryRecord: eventRecordFor('opendelivery', occurrence, context),
         polled,
       };
       for (const listener of listeners) await listener(tx, event);
       return event;
     },
 
-    /** GET /v1/events:polling (D3). */
+    /** GET /v1/events:polling (D3), in the calling key's dialect (D27). */
     async poll(
       principal: Principal,
-      options: { eventTypes?: OrderEventType[]; pollingMerchants?: string },
+      options: { eventTypes?: PollableEventType[]; pollingMerchants?: string },
     ): Promise<EventRecord[]> {
       if (options.pollingMerchants !== undefined) {
         const named = options.pollingMerchants
@@ -125,40 +109,78 @@ export function createEventsService(deps: {
           throw forbidden('x-polling-merchants may name only the merchant of the access token');
         }
       }
+      if (principal.profile !== 'opendelivery' && options.eventTypes?.includes('PREPARATION_REQUESTED')) {
+        // Open Delivery's type for ONDEMAND orders: an opendelivery key may name it (nothing
+        // matches); for a cleaver key it stays outside the spec's list, as before D28.
+        throw badRequest(`eventType must be one of ${CLEAVER_FILTER_TYPES} (query)`);
+      }
       const types = options.eventTypes?.length ? [...new Set(options.eventTypes)] : undefined;
       const rows = await repo.pendingEventsOfKey(db, principal.keyId, types, POLL_LIMIT);
       return rows.map((r) =>
-        toRecord({
-          orderId: r.order_id,
-          eventType: r.event_type as OrderEventType,
-          createdAt: r.created_at,
-          metadata: r.metadata,
-        }),
+        eventRecordFor(
+          principal.profile,
+          {
+            occurrenceId: r.occurrence_id,
+            orderId: r.order_id,
+            eventType: r.event_type as OrderEventType,
+            createdAt: r.created_at,
+            metadata: r.metadata,
+          },
+          context,
+        ),
       );
     },
 
     /**
      * POST /v1/events/acknowledgment (spec 4.13, D4): one element after the other, each its own
      * statement, so a failing element leaves the earlier ones acknowledged; repeats are no-ops.
+     *
+     * `id` may be either form of eventId, whatever the key's profile (D28): the type's id (D1),
+     * which acknowledges the event's current occurrence, or an occurrence id, which acknowledges
+     * that occurrence only. The two never collide (a type id is a version 5 uuid, an occurrence
+     * id a random version 4 one), so events polled before a profile change keep their identity.
      */
     async acknowledge(principal: Principal, elements: AcknowledgmentInput[]): Promise<void> {
       if (elements.length > ACK_LIMIT) throw badRequest(`body must hold at most ${ACK_LIMIT} acknowledgments`);
       for (const element of elements) {
         const type = EVENT_TYPE_BY_ID.get(element.id.toLowerCase());
-        if (!type) throw new AppError(400, 'id');
-        const owner = await repo.merchantOfOrder(db, element.orderId);
+        if (type) {
+          const owner = await repo.merchantOfOrder(db, element.orderId);
+          if (!owner) throw new AppError(400, 'orderId');
+          if (owner !== principal.merchantId) throw orderNotFound();
+          // Rule 4: an id that does not match eventType is accepted and acknowledges nothing.
+          if (type !== element.eventType) continue;
+          await repo.acknowledgeReceipt(db, {
+            keyId: principal.keyId,
+            orderId: element.orderId,
+            eventType: type,
+            at: clock.now(),
+          });
+          continue;
+        }
+        const occurrenceId = element.id.toLowerCase();
+        const { owner, occurrence } = await repo.lookupOccurrence(db, occurrenceId, element.orderId);
+        // D21: another merchant's occurrence is as unknown as one that never was.
+        if (!occurrence || occurrence.merchant_id !== principal.merchantId) throw new AppError(400, 'id');
         if (!owner) throw new AppError(400, 'orderId');
         if (owner !== principal.merchantId) throw orderNotFound();
-        // Rule 4: an id that does not match eventType is accepted and acknowledges nothing.
-        if (type !== element.eventType) continue;
-        await repo.acknowledgeReceipt(db, {
+        // Rule 4 again: an occurrence of another order or type acknowledges nothing; an earlier
+        // occurrence of a re-opened event neither (its newer occurrence is still unseen).
+        if (occurrence.order_id !== element.orderId || occurrence.event_type !== element.eventType) continue;
+        await repo.acknowledgeOccurrence(db, {
           keyId: principal.keyId,
           orderId: element.orderId,
-          eventType: type,
+          eventType: element.eventType,
+          occurrenceId,
           at: clock.now(),
         });
       }
     },
+
+    // ---- retention (D30) ----
+    pruneAcknowledgedReceipts: (before: Date, limit: number) => repo.deleteAcknowledgedReceipts(db, before, limit),
+    expirePendingReceipts: (before: Date, limit: number) => repo.expirePendingReceipts(db, before, limit),
+    pruneOrderHistory: (orderIds: string[]) => repo.deleteOrderHistory(db, orderIds),
 
     /** The operator's timeline: every occurrence, with each key's acknowledgment of the current one. */
     async timeline(orderId: string) {

@@ -54,8 +54,3 @@ export async function deactivateLogisticsApp(db: Queryable, id: string, at: Date
   );
   return rowCount > 0;
 }
-
-export async function existingMerchantIds(db: Queryable, ids: string[]): Promise<string[]> {
-  const { rows } = await db.query<{ id: string }>('SELECT id FROM merchants WHERE id = ANY($1::uuid[])', [ids]);
-  return rows.map((r) => r.id);
-}

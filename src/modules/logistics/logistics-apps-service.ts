@@ -3,12 +3,18 @@ import type { Clock } from '../../lib/clock.js';
 import { randomToken } from '../../lib/crypto.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { AuthService } from '../auth/auth-service.js';
+import type { AuthService } from '../auth/index.js';
+import type { MerchantsService } from '../merchants/index.js';
 import * as repo from './logistics-apps-repository.js';
 
 export const logisticsAppNotFound = () => notFound('Logistics app not found');
 
-export function createLogisticsAppsService(deps: { db: Db; clock: Clock; auth: AuthService }) {
+export function createLogisticsAppsService(deps: {
+  db: Db;
+  clock: Clock;
+  auth: AuthService;
+  merchants: Pick<MerchantsService, 'existingMerchantIds'>;
+}) {
   const { db, clock, auth } = deps;
   return {
     /** POST /admin/v1/logisticsApps; the secret (HMAC key of spec 5.2) is shown only here. */
@@ -16,7 +22,7 @@ export function createLogisticsAppsService(deps: { db: Db; clock: Clock; auth: A
       const name = input.name.trim();
       if (!name) throw badRequest('name must not be empty');
       const merchantIds = [...new Set(input.merchantIds.map((id) => id.toLowerCase()))];
-      const known = new Set(await repo.existingMerchantIds(db, merchantIds));
+      const known = new Set(await deps.merchants.existingMerchantIds(merchantIds));
       const unknownIndex = merchantIds.findIndex((id) => !known.has(id));
       if (unknownIndex >= 0) throw badRequest(`merchantIds[${unknownIndex}] is not a known merchant`);
       const appId = newId(); // randomUUID is version 4, as spec 5.2 requires of X-App-Id

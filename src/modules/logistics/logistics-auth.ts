@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hmacSha256Hex, safeEqual } from '../../lib/crypto.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { isUuidV4 } from '../../lib/ids.js';
+import { fastifyJsonText, parseJsonBytes } from '../../lib/json-body.js';
 import type { LogisticsAppsService } from './logistics-apps-service.js';
 
 /** Who is calling, once the headers and the signature are verified. */
@@ -57,8 +58,6 @@ export function readLogisticsHeaders(request: Pick<FastifyRequest, 'headers'>): 
   return { appId: appId.toLowerCase(), merchantId: merchantId.toLowerCase(), signature };
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
  * Adds X-App-* authentication to the scope it is called on (every route registered in it):
  * - a JSON content-type parser that keeps the raw bytes (the signature covers the exact bytes
@@ -70,7 +69,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function useLogisticsAuth(scope: FastifyInstance, deps: { logisticsApps: LogisticsAppsService }): void {
   const { logisticsApps } = deps;
-  const parseJson = scope.getDefaultJsonParser('error', 'error');
+  const parseJson = fastifyJsonText(scope);
   // Between the two hooks: the app found for the headers, and the signature to check.
   const pending = new WeakMap<
     FastifyRequest,
@@ -78,6 +77,7 @@ export function useLogisticsAuth(scope: FastifyInstance, deps: { logisticsApps: 
   >();
 
   scope.decorateRequest('logisticsCaller', null as unknown as LogisticsCaller);
+  scope.removeContentTypeParser('application/json');
   scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   scope.addHook('onRequest', async (request) => {
@@ -87,7 +87,7 @@ export function useLogisticsAuth(scope: FastifyInstance, deps: { logisticsApps: 
     if (!app.merchant_ids.includes(merchantId)) {
       throw unauthorizedApp('X-App-MerchantId is not linked to this logistics app');
     }
-    // OPERATOR-API.md: a deactivated app's requests get 401 at once (no caching of apps).
+    // operator-api.md#logistics-partners: a deactivated app's requests get 401 at once (no caching of apps).
     if (!app.active) throw unauthorizedApp('Logistics app is inactive');
     pending.set(request, { appId: app.id, merchantId, signature, sealed: app.secret_enc });
   });
@@ -103,17 +103,8 @@ export function useLogisticsAuth(scope: FastifyInstance, deps: { logisticsApps: 
       merchantId: found.merchantId,
       bodySha256: createHash('sha256').update(raw).digest('hex'),
     };
-    if (raw.length === 0) throw badRequest('Body is empty: send a JSON document');
-    let text: string;
-    try {
-      text = utf8.decode(raw);
-    } catch {
-      throw badRequest('Body is not valid UTF-8');
-    }
-    request.body = await new Promise((resolve, reject) =>
-      parseJson(request, text, (error, value) =>
-        error ? reject(badRequest('Body is not valid JSON')) : resolve(value),
-      ),
-    );
+    // Only now, with the signature verified, is the body decoded and parsed (UTF-8 and depth
+    // checks included; the logistics service checks storable text itself, after validation).
+    request.body = parseJsonBytes(raw, request.headers['content-type'], parseJson, { checkStorable: false });
   });
 }

@@ -87,3 +87,18 @@ export const LogisticsHeaders = Type.Object({
     description: 'Lowercase-hex HMAC-SHA256 of the exact body bytes, keyed with the app client secret',
   }),
 });
+
+/** An update as the operator's order timeline shows it (operator-api.md#orders). */
+export const LogisticsUpdateView = Type.Object({
+  requestId: Uuid(),
+  appId: Uuid(),
+  deliveryId: Uuid(),
+  eventType: Type.String(),
+  receivedAt: DateTime(),
+  combined: Type.Boolean(),
+  statusBefore: Type.String(),
+  statusAfter: Type.String(),
+  raisedEvent: Type.Union([Type.String(), Type.Null()]),
+  note: Type.Union([Type.String(), Type.Null()]),
+  body: DeliveryUpdateBody,
+});

@@ -7,7 +7,7 @@ import { unstorableTextPath } from '../../lib/storable-text.js';
 import { orderNotFound } from '../events/index.js';
 import type { OrderRow, OrdersService } from '../orders/index.js';
 import type { LogisticsCaller } from './logistics-auth.js';
-import type { ConfirmationCodeBody, DeliveryUpdateBody } from './logistics-schemas.js';
+import type { ConfirmationCodeBody, DeliveryUpdateBody, LogisticsUpdateView } from './logistics-schemas.js';
 import * as repo from './logistics-updates-repository.js';
 
 export type DeliveryUpdate = Static<typeof DeliveryUpdateBody>;
@@ -82,7 +82,11 @@ export function createLogisticsService(deps: { db: Db; clock: Clock; orders: Ord
       orders.validateCode({ merchantId: caller.merchantId }, body.orderId, body.deliveryCode),
 
     /** For the operator's order view (GET /admin/v1/orders/{id} `logisticsUpdates`), oldest first. */
-    async listUpdates(orderId: string): Promise<Array<Record<string, unknown>>> {
+    /** Retention (D30): updates of orders whose history is pruned, and requests left with none. */
+    pruneOrderUpdates: (orderIds: string[]) => repo.deleteOrderUpdates(db, orderIds),
+    pruneOrphanRequests: (before: Date, limit: number) => repo.deleteOrphanRequests(db, before, limit),
+
+    async listUpdates(orderId: string): Promise<Array<Static<typeof LogisticsUpdateView>>> {
       const rows = await repo.listUpdatesOfOrder(db, orderId);
       return rows.map((r) => ({
         requestId: r.request_id,

@@ -1,11 +1,14 @@
+import type { Static } from 'typebox';
 import type { Queryable } from '../../db/db.js';
+import type { DeliveryUpdateBody } from './logistics-schemas.js';
 
 export interface LogisticsUpdateRow {
   request_id: string;
   app_id: string;
   delivery_id: string;
   event_type: string;
-  body: Record<string, unknown>;
+  /** As received, after validation (DeliveryUpdateBody). */
+  body: Static<typeof DeliveryUpdateBody>;
   received_at: Date;
   combined: boolean;
   status_before: string;
@@ -82,4 +85,24 @@ export async function listUpdatesOfOrder(db: Queryable, orderId: string): Promis
     [orderId],
   );
   return rows;
+}
+
+// ---- Retention (D30) --------------------------------------------------------------------------
+
+export async function deleteOrderUpdates(db: Queryable, orderIds: string[]): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const { rowCount } = await db.query('DELETE FROM logistics_updates WHERE order_id = ANY($1::uuid[])', [orderIds]);
+  return rowCount;
+}
+
+/** Requests older than `before` with no update left (their orders' history is gone). */
+export async function deleteOrphanRequests(db: Queryable, before: Date, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM logistics_requests WHERE id = ANY (ARRAY(
+       SELECT r.id FROM logistics_requests r
+        WHERE r.received_at < $1 AND NOT EXISTS (SELECT 1 FROM logistics_updates u WHERE u.request_id = r.id)
+        ORDER BY r.received_at LIMIT $2))`,
+    [before, limit],
+  );
+  return rowCount;
 }

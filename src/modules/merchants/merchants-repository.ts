@@ -17,6 +17,10 @@ export interface MerchantRow {
 
 const COLUMNS = `id, name, status, pdv_external_id, orders_webhook_url, webhook_key_id, webhook_disabled_at,
   get_merchant_base_url, get_merchant_api_key_enc, onboarded_at, created_at, updated_at`;
+/** The same columns of `merchants m`, for statements that join another row source. */
+const M_COLUMNS = COLUMNS.split(',')
+  .map((c) => `m.${c.trim()}`)
+  .join(', ');
 
 export async function insertMerchant(
   db: Queryable,
@@ -30,28 +34,134 @@ export async function insertMerchant(
   return rows[0];
 }
 
+export async function existingMerchantIds(db: Queryable, ids: string[]): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM merchants WHERE id = ANY($1::uuid[])', [ids]);
+  return rows.map((r) => r.id);
+}
+
 export async function findMerchant(db: Queryable, id: string): Promise<MerchantRow | undefined> {
   const { rows } = await db.query<MerchantRow>(`SELECT ${COLUMNS} FROM merchants WHERE id = $1`, [id]);
   return rows[0];
 }
 
-export async function listMerchants(db: Queryable): Promise<MerchantRow[]> {
-  const { rows } = await db.query<MerchantRow>(`SELECT ${COLUMNS} FROM merchants ORDER BY created_at, id`);
+/**
+ * A page of merchants by creation (keyset after `after`), optionally matching `q`: part of the
+ * name (any case), or exactly the id or the store's POS code.
+ */
+export async function listMerchants(
+  db: Queryable,
+  filter: { q?: string; status?: string; after?: { at: Date; id: string }; limit?: number } = {},
+): Promise<MerchantRow[]> {
+  const q = filter.q?.trim() || null;
+  const { rows } = await db.query<MerchantRow>(
+    `SELECT ${COLUMNS} FROM merchants
+      WHERE ($1::text IS NULL OR name ILIKE '%' || $6 || '%' OR id::text = lower($1) OR pdv_external_id = $1)
+        AND ($2::text IS NULL OR status = $2)
+        AND ($3::timestamptz IS NULL OR (created_at, id) > ($3, $4::uuid))
+      ORDER BY created_at, id LIMIT $5`,
+    [
+      q,
+      filter.status ?? null,
+      filter.after?.at ?? null,
+      filter.after?.id ?? null,
+      filter.limit ?? 100_000,
+      // LIKE wildcards typed by a person are literal characters.
+      q?.replace(/[\\%_]/g, (c) => `\\${c}`) ?? null,
+    ],
+  );
   return rows;
 }
 
+/**
+ * A name or status set by an operator or a POS notification. A status set by hand also ends a
+ * switch-off made by presence: from then on the person's choice stands.
+ */
 export async function updateMerchantProfile(
   db: Queryable,
   id: string,
   changes: { name?: string; status?: string },
   at: Date,
-): Promise<MerchantRow | undefined> {
-  const { rows } = await db.query<MerchantRow>(
-    `UPDATE merchants SET name = COALESCE($2, name), status = COALESCE($3, status), updated_at = $4
-      WHERE id = $1 RETURNING ${COLUMNS}`,
+): Promise<(MerchantRow & { previous_status: string }) | undefined> {
+  const { rows } = await db.query<MerchantRow & { previous_status: string }>(
+    `WITH before AS (SELECT status FROM merchants WHERE id = $1 FOR UPDATE)
+     UPDATE merchants m SET name = COALESCE($2, m.name), status = COALESCE($3, m.status), updated_at = $4,
+            auto_unavailable_at = CASE WHEN $3::text IS NULL THEN m.auto_unavailable_at END
+       FROM before
+      WHERE m.id = $1 RETURNING ${M_COLUMNS}, before.status AS previous_status`,
     [id, changes.name ?? null, changes.status ?? null, at],
   );
   return rows[0];
+}
+
+export async function insertHistory(
+  db: Queryable,
+  entry: { merchantId: string; at: Date; kind: string; detail: Record<string, unknown> },
+): Promise<void> {
+  await db.query('INSERT INTO merchant_history (merchant_id, at, kind, detail) VALUES ($1, $2, $3, $4::jsonb)', [
+    entry.merchantId,
+    entry.at,
+    entry.kind,
+    JSON.stringify(entry.detail),
+  ]);
+}
+
+export interface HistoryRow {
+  id: number;
+  at: Date;
+  kind: string;
+  detail: Record<string, unknown>;
+}
+
+export async function listHistory(db: Queryable, merchantId: string, limit: number): Promise<HistoryRow[]> {
+  const { rows } = await db.query<HistoryRow>(
+    'SELECT id, at, kind, detail FROM merchant_history WHERE merchant_id = $1 ORDER BY id DESC LIMIT $2',
+    [merchantId, limit],
+  );
+  return rows;
+}
+
+/** Presence's switch-off: only an AVAILABLE merchant not switched off already. */
+export async function switchOffByPresence(db: Queryable, id: string, at: Date): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE merchants SET status = 'UNAVAILABLE', auto_unavailable_at = $2, updated_at = $2
+      WHERE id = $1 AND status = 'AVAILABLE' AND auto_unavailable_at IS NULL`,
+    [id, at],
+  );
+  return rowCount > 0;
+}
+
+/** Undoes presence's own switch-offs among `ids` (never one an operator made). */
+export async function switchBackByPresence(db: Queryable, ids: string[], at: Date): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>(
+    `UPDATE merchants SET status = 'AVAILABLE', auto_unavailable_at = NULL, updated_at = $2
+      WHERE id = ANY($1::uuid[]) AND auto_unavailable_at IS NOT NULL AND status = 'UNAVAILABLE'
+      RETURNING id`,
+    [ids, at],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function autoUnavailableIds(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM merchants WHERE auto_unavailable_at IS NOT NULL');
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Spec 4.3: a MERCHANT catalog upload sets the order-receiving switch and the store's POS id, in
+ * the transaction that applies the catalog (the caller's); an unchanged row is not rewritten.
+ */
+export async function applyCatalogIdentity(
+  db: Queryable,
+  id: string,
+  identity: { status: string; pdvExternalId: string },
+  at: Date,
+): Promise<void> {
+  await db.query(
+    `UPDATE merchants SET status = $2, pdv_external_id = $3, updated_at = $4
+      WHERE id = $1 AND (status IS DISTINCT FROM $2 OR pdv_external_id IS DISTINCT FROM $3)`,
+    [id, identity.status, identity.pdvExternalId, at],
+  );
 }
 
 /** Spec 4.2: only the fields sent change; a new webhook URL re-enables delivery (D11). */
@@ -69,7 +179,7 @@ export async function updateOnboarding(
     `UPDATE merchants
         SET orders_webhook_url = $2,
             webhook_key_id = $3,
-            webhook_disabled_at = NULL,
+            webhook_disabled_at = NULL, webhook_disabled_reason = NULL,
             get_merchant_base_url = COALESCE($4, get_merchant_base_url),
             get_merchant_api_key_enc = COALESCE($5, get_merchant_api_key_enc),
             onboarded_at = $6,

@@ -1,10 +1,12 @@
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
+import { decodeTimeCursor } from '../../lib/cursor.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { AuthService } from '../auth/auth-service.js';
-import type { Principal } from '../auth/token-cache.js';
+import type { LookupFn } from '../../lib/net/address-guard.js';
+import { privateTargetReason } from '../../lib/net/outbound-url.js';
+import type { AuthService, Principal } from '../auth/index.js';
 import type { MerchantRow } from './merchants-repository.js';
 import * as repo from './merchants-repository.js';
 
@@ -44,7 +46,7 @@ export function checkWebhookBaseUrl(raw: string, env: Config['env']): void {
   if (url.pathname !== '/') throw badRequest('ordersWebhookURL must be a base URL without a path');
 }
 
-function checkHttpUrl(field: string, raw: string): void {
+function checkHttpUrl(field: string, raw: string, env: Config['env']): void {
   let url: URL;
   try {
     url = new URL(raw);
@@ -52,10 +54,26 @@ function checkHttpUrl(field: string, raw: string): void {
     throw badRequest(`${field} must be an absolute http(s) URL`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw badRequest(`${field} must use http or https`);
+  if (env === 'production' && url.protocol !== 'https:') throw badRequest(`${field} must use https`);
+  if (url.username || url.password) throw badRequest(`${field} must not contain credentials`);
 }
 
-export function createMerchantsService(deps: { db: Db; clock: Clock; auth: AuthService; env: Config['env'] }) {
+export function createMerchantsService(deps: {
+  db: Db;
+  clock: Clock;
+  auth: AuthService;
+  env: Config['env'];
+  /** DNS resolution for the registration-time address check (tests: a fake resolver). */
+  lookup?: LookupFn;
+}) {
   const { db, clock, auth } = deps;
+
+  /** D12 at registration: production refuses a URL already known to point inside our network. */
+  async function refusePrivateTarget(field: string, raw: string): Promise<void> {
+    if (deps.env !== 'production') return;
+    const reason = await privateTargetReason(new URL(raw), deps.lookup);
+    if (reason) throw badRequest(`${field} must point to a public internet address (${reason} is not allowed)`);
+  }
 
   function integrationConfig(row: MerchantRow): IntegrationConfig {
     return {
@@ -67,6 +85,29 @@ export function createMerchantsService(deps: { db: Db; clock: Clock; auth: AuthS
     };
   }
 
+  /** Name or status change, with the status change written in the merchant's history. */
+  async function changeProfile(
+    id: string,
+    changes: { name?: string; status?: 'AVAILABLE' | 'UNAVAILABLE' },
+    by: 'operator' | 'pos-notification',
+  ): Promise<MerchantRow> {
+    const at = clock.now();
+    const row = await db.transaction(async (tx) => {
+      const updated = await repo.updateMerchantProfile(tx, id, changes, at);
+      if (updated && changes.status && updated.previous_status !== changes.status) {
+        await repo.insertHistory(tx, {
+          merchantId: id,
+          at,
+          kind: 'status',
+          detail: { from: updated.previous_status, to: changes.status, by },
+        });
+      }
+      return updated;
+    });
+    if (!row) throw merchantNotFound();
+    return row;
+  }
+
   async function requireMerchant(id: string): Promise<MerchantRow> {
     const merchant = await repo.findMerchant(db, id);
     if (!merchant) throw merchantNotFound();
@@ -76,7 +117,11 @@ export function createMerchantsService(deps: { db: Db; clock: Clock; auth: AuthS
   return {
     requireMerchant,
     findMerchant: (id: string) => repo.findMerchant(db, id),
-    listMerchants: () => repo.listMerchants(db),
+    /** Which of these ids are merchants (the logistics module links apps to them). */
+    existingMerchantIds: (ids: string[]) => repo.existingMerchantIds(db, ids),
+    /** All merchants (console pickers), or a page of them matching `q` (operator-api.md#lists). */
+    listMerchants: (filter: { q?: string; status?: string; cursor?: string; limit?: number } = {}) =>
+      repo.listMerchants(db, { ...filter, after: decodeTimeCursor(filter.cursor) }),
     integrationConfig,
 
     async createMerchant(input: { id?: string; name: string; status?: 'AVAILABLE' | 'UNAVAILABLE' }) {
@@ -92,11 +137,69 @@ export function createMerchantsService(deps: { db: Db; clock: Clock; auth: AuthS
       return row;
     },
 
+    /** An operator renames a merchant or turns its order-receiving switch (written in its history). */
     async updateMerchant(id: string, changes: { name?: string; status?: 'AVAILABLE' | 'UNAVAILABLE' }) {
       if (changes.name !== undefined && !changes.name.trim()) throw badRequest('name must not be empty');
-      const row = await repo.updateMerchantProfile(db, id, { ...changes, name: changes.name?.trim() }, clock.now());
-      if (!row) throw merchantNotFound();
-      return row;
+      return changeProfile(id, { ...changes, name: changes.name?.trim() }, 'operator');
+    },
+
+    /** Spec 4.3: what a MERCHANT upload says of the merchant, in the catalog's transaction. */
+    applyCatalogIdentity: (
+      tx: Queryable,
+      merchantId: string,
+      identity: { status: 'AVAILABLE' | 'UNAVAILABLE'; pdvExternalId: string },
+      at: Date,
+    ) => repo.applyCatalogIdentity(tx, merchantId, identity, at),
+
+    /** Spec 3.3 / D29: the order-receiving switch alone (Open Delivery's merchantStatus notification). */
+    async setStatus(merchantId: string, status: 'AVAILABLE' | 'UNAVAILABLE'): Promise<void> {
+      await changeProfile(merchantId, { status }, 'pos-notification');
+    },
+
+    // ---- presence (the usage module asks; the switch and its history are ours) --------------
+
+    /** A merchant whose POS has been silent since `silentSince` goes UNAVAILABLE (opt-in). */
+    async switchOffSilent(merchantId: string, silentSince: Date): Promise<boolean> {
+      const at = clock.now();
+      return db.transaction(async (tx) => {
+        if (!(await repo.switchOffByPresence(tx, merchantId, at))) return false;
+        await repo.insertHistory(tx, {
+          merchantId,
+          at,
+          kind: 'status',
+          detail: { from: 'AVAILABLE', to: 'UNAVAILABLE', by: 'presence', silentSince: silentSince.toISOString() },
+        });
+        return true;
+      });
+    },
+
+    /** Merchants presence switched off whose POS is back: AVAILABLE again. */
+    async switchBackOn(merchantIds: string[]): Promise<string[]> {
+      const at = clock.now();
+      return db.transaction(async (tx) => {
+        const back = await repo.switchBackByPresence(tx, merchantIds, at);
+        for (const merchantId of back) {
+          await repo.insertHistory(tx, {
+            merchantId,
+            at,
+            kind: 'status',
+            detail: { from: 'UNAVAILABLE', to: 'AVAILABLE', by: 'presence', reason: 'the POS is back' },
+          });
+        }
+        return back;
+      });
+    },
+
+    autoUnavailableMerchants: () => repo.autoUnavailableIds(db),
+
+    /** GET /admin/v1/merchants/{merchantId}/history, newest first. */
+    async history(merchantId: string, limit = 100) {
+      await requireMerchant(merchantId);
+      return (await repo.listHistory(db, merchantId, limit)).map((h) => ({
+        at: h.at.toISOString(),
+        kind: h.kind,
+        detail: h.detail,
+      }));
     },
 
     /** PUT /v1/merchantOnboarding (spec 4.2, D21, D10). */
@@ -108,9 +211,11 @@ export function createMerchantsService(deps: { db: Db; clock: Clock; auth: AuthS
       }
       checkWebhookBaseUrl(input.ordersWebhookURL, deps.env);
       if (input.getMerchantURL) {
-        checkHttpUrl('getMerchantURL.baseURL', input.getMerchantURL.baseURL);
+        checkHttpUrl('getMerchantURL.baseURL', input.getMerchantURL.baseURL, deps.env);
         if (!input.getMerchantURL.apiKey.trim()) throw badRequest('getMerchantURL.apiKey must not be empty');
       }
+      await refusePrivateTarget('ordersWebhookURL', input.ordersWebhookURL);
+      if (input.getMerchantURL) await refusePrivateTarget('getMerchantURL.baseURL', input.getMerchantURL.baseURL);
       const row = await repo.updateOnboarding(
         db,
         principal.merchantId,

@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toNumber } from '../../lib/money.js';
 import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
-import { SyncView } from '../catalog/catalog-schemas.js';
 import type { CatalogService } from '../catalog/index.js';
-import type { MerchantsService } from '../merchants/merchants-service.js';
+import { SyncView } from '../catalog/index.js';
+import type { MerchantsService } from '../merchants/index.js';
 import { MerchantIdParams } from './operator-schemas.js';
 
 const HandMadeCategory = Type.Object({

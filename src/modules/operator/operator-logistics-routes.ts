@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
-import type { LogisticsAppsService } from '../logistics/logistics-apps-service.js';
+import type { LogisticsAppsService } from '../logistics/index.js';
 import { CreateLogisticsAppBody, LogisticsAppCreated, LogisticsAppSummary } from './operator-schemas.js';
 
 export const operatorLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps: LogisticsAppsService }> = async (

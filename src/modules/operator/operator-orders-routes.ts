@@ -1,11 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { DateTime, emptyBodyAsObject, errorResponses, Uuid } from '../../lib/schemas.js';
-import type { EventsService } from '../events/index.js';
-import type { MerchantsService } from '../merchants/merchants-service.js';
-import { OperatorOrder, OperatorOrderSummary, type OrdersService, toOperatorOrderView } from '../orders/index.js';
-import { ORDER_STATUSES } from '../orders/order-state.js';
-import { CreateOrderBody } from '../orders/orders-schemas.js';
+import { EventMetadata, type EventsService } from '../events/index.js';
+import { LogisticsUpdateView } from '../logistics/index.js';
+import type { MerchantsService } from '../merchants/index.js';
+import {
+  CreateOrderBody,
+  OperatorOrder,
+  OperatorOrderSummary,
+  ORDER_STATUSES,
+  type OrdersService,
+  TrackingBody,
+  toOperatorOrderView,
+} from '../orders/index.js';
+import { WebhookDelivery } from '../webhooks/index.js';
 import { MerchantIdParams } from './operator-schemas.js';
 
 export interface OperatorOrdersDeps {
@@ -13,13 +21,12 @@ export interface OperatorOrdersDeps {
   events: EventsService;
   merchants: MerchantsService;
   /** Logistics updates of an order, plugged in by the logistics module. */
-  logisticsUpdates?: (orderId: string) => Promise<Array<Record<string, unknown>>>;
+  logisticsUpdates?: (orderId: string) => Promise<Array<Static<typeof LogisticsUpdateView>>>;
   /** Webhook deliveries of an order, plugged in by the webhooks module. */
-  webhookDeliveries?: (orderId: string) => Promise<Array<Record<string, unknown>>>;
+  webhookDeliveries?: (orderId: string) => Promise<Array<Static<typeof WebhookDelivery>>>;
 }
 
 const OrderIdParams = Type.Object({ orderId: Uuid() });
-const Open = Type.Object({}, { additionalProperties: true });
 const Accepted = Type.Null({ description: 'Accepted; no body' });
 const CANCELLATION_CODE = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -31,7 +38,7 @@ const OperatorOrderDetail = Type.Object({
       eventId: Uuid(),
       eventType: Type.String(),
       createdAt: DateTime(),
-      metadata: Type.Optional(Open),
+      metadata: Type.Optional(EventMetadata),
       polled: Type.Boolean(),
       current: Type.Boolean(),
       acknowledgments: Type.Array(
@@ -44,13 +51,13 @@ const OperatorOrderDetail = Type.Object({
     }),
   ),
   tracking: Type.Array(
-    Type.Object({ id: Uuid(), keyId: Type.Union([Uuid(), Type.Null()]), receivedAt: DateTime(), body: Open }),
+    Type.Object({ id: Uuid(), keyId: Type.Union([Uuid(), Type.Null()]), receivedAt: DateTime(), body: TrackingBody }),
   ),
-  logisticsUpdates: Type.Array(Open),
-  webhookDeliveries: Type.Array(Open),
+  logisticsUpdates: Type.Array(LogisticsUpdateView),
+  webhookDeliveries: Type.Array(WebhookDelivery),
 });
 
-/** OPERATOR-API.md "Orders": the platform hands in orders and plays the customer's part. */
+/** operator-api.md#orders: the platform hands in orders and plays the customer's part. */
 export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps> = async (app, deps) => {
   const { orders, events, merchants } = deps;
   const tags = ['operator'];

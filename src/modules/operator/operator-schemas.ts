@@ -1,7 +1,19 @@
 import { Type } from 'typebox';
 import { DateTime, Status, Uuid } from '../../lib/schemas.js';
+import { IntegrationProfileSchema } from '../auth/index.js';
+import { SyncView } from '../catalog/index.js';
+import { KeyPresence } from '../usage/index.js';
 
 export const MerchantIdParams = Type.Object({ merchantId: Uuid() });
+
+/** operator-api.md#lists: a page, and a search for the lists of merchants and orders. */
+export const ListQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size (default 100)' })),
+  cursor: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Where the page starts: from the Link header of the previous page' }),
+  ),
+  q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Search text' })),
+});
 
 export const MerchantSummary = Type.Object({
   id: Uuid(),
@@ -13,9 +25,34 @@ export const MerchantSummary = Type.Object({
 export const IntegrationKeySummary = Type.Object({
   keyId: Uuid(),
   name: Type.String(),
+  profile: IntegrationProfileSchema,
   createdAt: DateTime(),
   lastUsedAt: Type.Union([DateTime(), Type.Null()]),
+  /** The POS behind this key: last seen doing what, and online / late / offline. */
+  presence: KeyPresence,
 });
+
+/** A merchant's history: changes of its order-receiving switch and who made them. */
+export const MerchantHistoryEntry = Type.Object({
+  at: DateTime(),
+  kind: Type.String(),
+  detail: Type.Object({
+    from: Type.Optional(Type.String()),
+    to: Type.Optional(Type.String()),
+    by: Type.Optional(Type.Enum(['operator', 'pos-notification', 'presence'])),
+    reason: Type.Optional(Type.String()),
+    silentSince: Type.Optional(DateTime()),
+  }),
+});
+
+/** POST …/integrationKeys (D27): the profile defaults to `cleaver`. */
+export const CreateIntegrationKeyBody = Type.Object({
+  name: Type.Optional(Type.String({ maxLength: 200 })),
+  profile: Type.Optional(IntegrationProfileSchema),
+});
+
+/** PATCH …/integrationKeys/{keyId} (D27). */
+export const UpdateIntegrationKeyBody = Type.Object({ profile: IntegrationProfileSchema });
 
 export const MerchantDetail = Type.Object({
   id: Uuid(),
@@ -33,7 +70,7 @@ export const MerchantDetail = Type.Object({
     onboardedAt: Type.Union([DateTime(), Type.Null()]),
   }),
   integrationKeys: Type.Array(IntegrationKeySummary),
-  lastCatalogSync: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  lastCatalogSync: Type.Union([SyncView, Type.Null()]),
 });
 
 export const CreateMerchantBody = Type.Object({

@@ -1,14 +1,22 @@
-// Turns the operator's order body into the stored order document (OPERATOR-API.md "Orders"):
+// Turns the operator's order body into the stored order document (operator-api.md#orders):
 // items resolved from the catalog, totals computed (never trusted from input) with exact
 // decimal arithmetic (D9), plausible defaults for what is left out. Pure: no I/O.
 import type { Static } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
 import { Decimal } from '../../lib/money.js';
 import type { ProductRow } from '../catalog/index.js';
-import { BRANDED_METHODS, type CreateOrderBody, type Order } from './orders-schemas.js';
+import { BRANDED_METHODS, type CreateOrderBody, type Order, type OrderItem } from './orders-schemas.js';
 
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
-export type OrderDocument = Omit<Static<typeof Order>, 'lastEvent' | 'preparationStartDateTime'>;
+/**
+ * An item as stored: the view of spec 2.6.1 plus the internal product uuid, which the Open
+ * Delivery view needs as `items[].id` (D28) and the spec's view leaves out. Orders stored before
+ * it was kept have none (od-order-view.ts says what their Open Delivery id is).
+ */
+export type StoredOrderItem = Static<typeof OrderItem> & { productId?: string };
+export type OrderDocument = Omit<Static<typeof Order>, 'lastEvent' | 'preparationStartDateTime' | 'items'> & {
+  items: StoredOrderItem[];
+};
 
 const CURRENCY = 'BRL';
 const MAX_AMOUNT = new Decimal('9999999999.9999');
@@ -98,6 +106,7 @@ export function buildOrder(input: CreateOrderInput, ctx: IntakeContext): BuiltOr
       view: {
         // Spec 2.6.1: the POS code when the product is linked, else the internal uuid.
         id: product.pdv_external_id ?? product.id,
+        productId: product.id,
         name: product.name,
         externalCode: product.external_code,
         unit: product.unit,

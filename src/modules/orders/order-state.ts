@@ -1,4 +1,4 @@
-// The order lifecycle as data (STYLE.md: a transition table plus a pure nextStatus). D5: this is
+// The order lifecycle as data (style.md#a-module: a transition table plus a pure nextStatus). D5: this is
 // the lifecycle `status`; cancellation side events change `lastEvent` only. D7 gives the rules.
 
 export const ORDER_STATUSES = [
@@ -76,3 +76,44 @@ export function nextStatus(current: OrderStatus, action: LifecycleAction, type: 
 /** D7: requestCancellation and tracking are refused only in these statuses. */
 export const canRequestCancellation = (s: OrderStatus) => NOT_FINISHED.includes(s);
 export const canTrack = (s: OrderStatus) => !FINAL_STATUSES.includes(s);
+
+// ---- D29: Open Delivery's optional progress events ------------------------------------------
+// PREPARING (preparation started) and PICKED_UP (a TAKEOUT order left with the customer) report
+// progress without a lifecycle status of their own: like the cancellation dialogue (D5) they
+// change `lastEvent` and leave `status` alone, so every transition of the table above keeps
+// working after them.
+
+export type ProgressAction = 'preparing' | 'pickedUp';
+
+export const PROGRESS_EVENT = { preparing: 'PREPARING', pickedUp: 'PICKED_UP' } as const satisfies Record<
+  ProgressAction,
+  string
+>;
+
+interface ProgressRule {
+  from: readonly OrderStatus[];
+  onlyType?: OrderType;
+}
+
+export const PROGRESS_RULES: Record<ProgressAction, ProgressRule> = {
+  preparing: { from: ['CONFIRMED'] },
+  pickedUp: { from: ['CONFIRMED', 'READY_FOR_PICKUP'], onlyType: 'TAKEOUT' },
+};
+
+/** Pure: whether a progress event may be raised now, or why not (the refusal's title, D7). */
+export function progressAllowed(
+  current: OrderStatus,
+  action: ProgressAction,
+  type: OrderType,
+  eventTypes: readonly string[],
+): { ok: true } | { ok: false; reason: string } {
+  const rule = PROGRESS_RULES[action];
+  if (rule.onlyType && rule.onlyType !== type) {
+    return { ok: false, reason: `Order is ${type}: ${action} applies to ${rule.onlyType} orders only` };
+  }
+  // A picked-up order has left the store: it is not prepared (again) after that.
+  if (eventTypes.includes('PICKED_UP')) return { ok: false, reason: 'Order is PICKED_UP' };
+  if (rule.from.includes(current)) return { ok: true };
+  if (FINAL_STATUSES.includes(current) || current === 'DELIVERED') return { ok: false, reason: `Order is ${current}` };
+  return { ok: false, reason: `Order is ${current}: ${action} needs ${rule.from.join(' or ')}` };
+}

@@ -7,6 +7,8 @@ export function toOrderView(row: OrderRow): Static<typeof Order> {
   const doc = row.document;
   return {
     ...doc,
+    // The internal product uuid is kept for the Open Delivery view only (D28).
+    items: doc.items.map(({ productId: _internal, ...item }) => item),
     lastEvent: row.last_event as Static<typeof Order>['lastEvent'],
     ...(doc.delivery
       ? {

@@ -1,6 +1,8 @@
+import type { Static } from 'typebox';
 import type { Queryable } from '../../db/db.js';
 import type { OrderDocument } from './order-intake.js';
 import type { OrderStatus } from './order-state.js';
+import type { TrackingBody } from './orders-schemas.js';
 
 export interface CancellationRequest {
   reason: string;
@@ -108,7 +110,7 @@ export const stateOf = (o: OrderRow): OrderState => ({
   deliveredAt: o.delivered_at,
 });
 
-/** Compare-and-set (STYLE.md): false when another change got there first. */
+/** Compare-and-set (style.md#sql): false when another change got there first. */
 export async function updateOrderIfVersion(
   db: Queryable,
   id: string,
@@ -160,11 +162,11 @@ export async function insertTracking(
 export async function listTracking(
   db: Queryable,
   orderId: string,
-): Promise<Array<{ id: string; key_id: string | null; body: Record<string, unknown>; received_at: Date }>> {
+): Promise<Array<{ id: string; key_id: string | null; body: Static<typeof TrackingBody>; received_at: Date }>> {
   const { rows } = await db.query<{
     id: string;
     key_id: string | null;
-    body: Record<string, unknown>;
+    body: Static<typeof TrackingBody>;
     received_at: Date;
   }>('SELECT id, key_id, body, received_at FROM order_tracking WHERE order_id = $1 ORDER BY position', [orderId]);
   return rows;
@@ -182,4 +184,25 @@ export async function listOrders(
     [merchantId, filter.status ?? null, filter.since ?? null, filter.limit],
   );
   return rows;
+}
+
+// ---- Retention (D30) --------------------------------------------------------------------------
+
+/** Finished orders whose history is older than `before` and not pruned yet, oldest first. */
+export async function finishedOrdersToPrune(db: Queryable, before: Date, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT id FROM orders
+      WHERE status IN ('DELIVERED', 'CONCLUDED', 'CANCELLED') AND history_pruned_at IS NULL AND updated_at < $1
+      ORDER BY updated_at LIMIT $2`,
+    [before, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The order's own history (tracking), and the mark that its history is pruned. */
+export async function pruneOrderHistory(db: Queryable, orderIds: string[], at: Date): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const tracking = await db.query('DELETE FROM order_tracking WHERE order_id = ANY($1::uuid[])', [orderIds]);
+  await db.query('UPDATE orders SET history_pruned_at = $2 WHERE id = ANY($1::uuid[])', [orderIds, at]);
+  return tracking.rowCount;
 }

@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { emptyBodyAsObject, errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
+import { ErrorRef, emptyBodyAsObject, errorResponses, NoContent, sendInDialect, Uuid } from '../../lib/schemas.js';
+import { isOpenDelivery } from '../auth/index.js';
+import { OdCancellationError, OdOrder } from '../opendelivery/index.js';
+import { toOpenDeliveryOrderView } from './od-order-view.js';
 import { toOrderView } from './order-view.js';
 import {
   ConfirmBody,
   DeliveryTrackingInfo,
   DenyCancellationBody,
   Order,
+  OrderDetailsBody,
   OrderIdParams,
   RequestCancellationBody,
   TrackingBody,
@@ -17,30 +21,54 @@ import type { OrdersService } from './orders-service.js';
 const Accepted = Type.Null({ description: 'Accepted for processing; no body' });
 const common = { tags: ['orders'], security: [{ bearer: [] }], params: OrderIdParams };
 const actionErrors = errorResponses(400, 401, 404, 409, 413, 415, 429);
+/**
+ * D28.3: an action the order already has, or one its state does not allow, is 400 for a cleaver
+ * key (D7) and 422 for an opendelivery key; both carry {title, status}.
+ */
+const refusedErrors = {
+  400: { ...ErrorRef, description: 'Invalid body; for a cleaver key also a refused action (D7)' },
+  422: {
+    ...ErrorRef,
+    description: 'opendelivery key (D28): the order already has this event, or its state does not allow it',
+  },
+};
+const OdProfileNote =
+  'A refused action is 400 for a `cleaver` key (D7) and 422 for an `opendelivery` key (D28), whose error ' +
+  'bodies are application/problem+json.';
 
-/** Spec 4.6–4.12 and D6: the POS reads and acts on its orders. */
+/** Spec 4.6–4.12, D6 and D29: the POS reads and acts on its orders. */
 export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> = async (app, { orders }) => {
   app.get(
-    '/v1/orders/:orderId',
+    '/orders/:orderId',
     {
       config: { rateLimit: 'read' },
       schema: {
         ...common,
         summary: 'Read an order (spec 4.6)',
+        description:
+          'A `cleaver` key reads the order of spec 2.6 (D26); an `opendelivery` key reads Open Delivery’s Order ' +
+          '(D28): no nulls, schedule only when scheduled, preparationStartDateTime defaulting to createdAt, ' +
+          'items[].id the product uuid and items[].externalCode its POS code.',
         response: { 200: Order, ...errorResponses(400, 401, 404, 429) },
+        dialectResponses: { 200: OdOrder },
       },
     },
-    async (request) => toOrderView(await orders.getOrder(request.principal, request.params.orderId)),
+    async (request, reply) => {
+      const row = await orders.getOrder(request.principal, request.params.orderId);
+      if (isOpenDelivery(request.principal)) return sendInDialect(reply, toOpenDeliveryOrderView(row));
+      return toOrderView(row);
+    },
   );
 
   app.post(
-    '/v1/orders/:orderId/confirm',
+    '/orders/:orderId/confirm',
     {
       schema: {
         ...common,
         summary: 'Confirm an order (spec 4.7)',
+        description: OdProfileNote,
         body: ConfirmBody,
-        response: { 202: Accepted, ...actionErrors },
+        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
       },
     },
     async (request, reply) => {
@@ -50,13 +78,19 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
   );
 
   app.post(
-    '/v1/orders/:orderId/requestCancellation',
+    '/orders/:orderId/requestCancellation',
     {
       schema: {
         ...common,
         summary: 'The POS asks to cancel an order (spec 4.8); watch for CANCELLED',
+        description: `${OdProfileNote} For an opendelivery key the 422 adds cancellationStatus once an earlier request was answered (cancelled, or denied by the platform).`,
         body: RequestCancellationBody,
-        response: { 202: Accepted, ...actionErrors },
+        response: {
+          202: Accepted,
+          ...actionErrors,
+          400: refusedErrors[400],
+          422: { ...OdCancellationError, description: refusedErrors[422].description },
+        },
       },
     },
     async (request, reply) => {
@@ -66,12 +100,13 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
   );
 
   app.post(
-    '/v1/orders/:orderId/acceptCancellation',
+    '/orders/:orderId/acceptCancellation',
     {
       schema: {
         ...common,
         summary: "Accept the customer's cancellation request (spec 4.9)",
-        response: { 204: NoContent, ...actionErrors },
+        description: OdProfileNote,
+        response: { 204: NoContent, ...actionErrors, ...refusedErrors },
       },
     },
     async (request, reply) => {
@@ -81,13 +116,16 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
   );
 
   app.post(
-    '/v1/orders/:orderId/denyCancellation',
+    '/orders/:orderId/denyCancellation',
     {
       schema: {
         ...common,
         summary: "Deny the customer's cancellation request (spec 4.10); the order stays active",
+        description:
+          `${OdProfileNote} An opendelivery key may also use Open Delivery’s codes DISH_ALREADY_DONE and ` +
+          'OUT_FOR_DELIVERY, and its webhook URL gets one notification (CANCELLED_DENIED) instead of two (D8).',
         body: DenyCancellationBody,
-        response: { 204: NoContent, ...actionErrors },
+        response: { 204: NoContent, ...actionErrors, ...refusedErrors },
       },
     },
     async (request, reply) => {
@@ -97,8 +135,15 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
   );
 
   app.post(
-    '/v1/orders/:orderId/readyForPickup',
-    { schema: { ...common, summary: 'The order is ready (D6)', response: { 202: Accepted, ...actionErrors } } },
+    '/orders/:orderId/readyForPickup',
+    {
+      schema: {
+        ...common,
+        summary: 'The order is ready (D6)',
+        description: OdProfileNote,
+        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
+      },
+    },
     async (request, reply) => {
       await orders.readyForPickup(request.principal, request.params.orderId);
       return reply.code(202).send(null);
@@ -106,13 +151,14 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
   );
 
   app.post(
-    '/v1/orders/:orderId/dispatch',
+    '/orders/:orderId/dispatch',
     {
       schema: {
         ...common,
         summary: 'The order left the store (D6); optional tracking as in spec 4.12',
+        description: OdProfileNote,
         body: Type.Object({ deliveryTrackingInfo: Type.Optional(DeliveryTrackingInfo) }),
-        response: { 202: Accepted, ...actionErrors },
+        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
       },
       preValidation: emptyBodyAsObject,
     },
@@ -123,8 +169,15 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
   );
 
   app.post(
-    '/v1/orders/:orderId/delivered',
-    { schema: { ...common, summary: 'The order was delivered (D6)', response: { 202: Accepted, ...actionErrors } } },
+    '/orders/:orderId/delivered',
+    {
+      schema: {
+        ...common,
+        summary: 'The order was delivered (D6)',
+        description: OdProfileNote,
+        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
+      },
+    },
     async (request, reply) => {
       await orders.delivered(request.principal, request.params.orderId);
       return reply.code(202).send(null);
@@ -132,7 +185,56 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
   );
 
   app.post(
-    '/v1/orders/:orderId/validateCode',
+    '/orders/:orderId/preparing',
+    {
+      schema: {
+        ...common,
+        summary: 'Preparation has started (D29, Open Delivery); raises PREPARING, both profiles',
+        description: `Allowed on a CONFIRMED order; the status stays CONFIRMED and lastEvent becomes PREPARING. ${OdProfileNote}`,
+        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
+      },
+    },
+    async (request, reply) => {
+      await orders.preparing(request.principal, request.params.orderId);
+      return reply.code(202).send(null);
+    },
+  );
+
+  app.post(
+    '/orders/:orderId/pickedUp',
+    {
+      schema: {
+        ...common,
+        summary: 'The customer picked up a TAKEOUT order (D29, Open Delivery); raises PICKED_UP, both profiles',
+        description: `Allowed on a TAKEOUT order that is CONFIRMED or READY_FOR_PICKUP; the status stays, lastEvent becomes PICKED_UP. ${OdProfileNote}`,
+        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
+      },
+    },
+    async (request, reply) => {
+      await orders.pickedUp(request.principal, request.params.orderId);
+      return reply.code(202).send(null);
+    },
+  );
+
+  app.patch(
+    '/orders/:orderId/details',
+    {
+      schema: {
+        ...common,
+        summary: 'Change when preparation should start (D29, Open Delivery); no event, both profiles',
+        description: `The order view shows the new preparationStartDateTime. Refused once the order is CANCELLED or CONCLUDED. ${OdProfileNote}`,
+        body: OrderDetailsBody,
+        response: { 200: Type.Null({ description: 'Updated; no body' }), ...actionErrors, ...refusedErrors },
+      },
+    },
+    async (request, reply) => {
+      await orders.updateDetails(request.principal, request.params.orderId, request.body);
+      return reply.code(200).send(null);
+    },
+  );
+
+  app.post(
+    '/orders/:orderId/validateCode',
     {
       schema: {
         ...common,
@@ -152,13 +254,14 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
   );
 
   app.post(
-    '/v1/orders/:orderId/tracking',
+    '/orders/:orderId/tracking',
     {
       schema: {
         ...common,
         summary: 'Send a delivery tracking update (spec 4.12)',
+        description: `Distances (distanceToPickup, distanceToDelivery) may be numbers or decimal strings, as Open Delivery sends them (D28). ${OdProfileNote}`,
         body: TrackingBody,
-        response: { 202: Accepted, ...actionErrors },
+        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
       },
     },
     async (request, reply) => {

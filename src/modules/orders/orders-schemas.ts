@@ -1,9 +1,12 @@
 import { Type } from 'typebox';
 import { DateTime, Uuid } from '../../lib/schemas.js';
-import { ORDER_EVENT_TYPES } from '../events/event-contract.js';
+import { ORDER_EVENT_TYPES } from '../events/index.js';
+import { OD_DENY_CANCELLATION_CODES } from '../opendelivery/index.js';
 import { ORDER_STATUSES } from './order-state.js';
 
 // Spec 2.6 / 2.6.1 plus the Open Delivery fields of D26. Response schemas are allow-lists.
+// Longer than most files on purpose: every order shape (the view, the operator's input, the
+// action bodies) in one place, since they share their parts (prices, units, addresses, codes).
 
 export const Price = Type.Object({ value: Type.Number(), currency: Type.String() });
 const Unit = Type.Enum(['UN', 'KG']);
@@ -304,9 +307,29 @@ export const RequestCancellationBody = Type.Object({
   invalidItems: Type.Optional(Type.Array(Uuid(), { maxItems: 500 })),
 });
 
-export const DenyCancellationBody = Type.Object({ reason: Text(1000), code: Type.Enum(CANCELLATION_CODES) });
+export const DenyCancellationBody = Type.Object({
+  reason: Text(1000),
+  code: Type.Enum([...CANCELLATION_CODES, ...OD_DENY_CANCELLATION_CODES], {
+    description:
+      'The codes of spec 4.10; DISH_ALREADY_DONE and OUT_FOR_DELIVERY (Open Delivery) from an opendelivery key',
+  }),
+});
+
+/** PATCH /v1/orders/{orderId}/details (D29): properties that do not move the order. */
+export const OrderDetailsBody = Type.Object({ preparationStartDateTime: DateTime() });
 
 const When = Type.Optional(DateTime());
+/**
+ * D28.7: meters, as a number (the spec) or as a decimal string (Open Delivery), in both profiles.
+ * Stored as a number (orders-service.ts), so readers see one type.
+ */
+const Distance = Type.Unsafe<number | string>({
+  type: ['number', 'string'],
+  pattern: '^[0-9]+(\\.[0-9]+)?$',
+  maxLength: 20,
+  minimum: 0,
+  description: 'Meters: a number, or a decimal string as Open Delivery sends it',
+});
 export const DeliveryTrackingInfo = Type.Object({
   event: Type.Optional(
     Type.Object({ type: Type.Optional(Type.String()), message: Type.Optional(Type.String()), datetime: When }),
@@ -345,8 +368,8 @@ export const DeliveryTrackingInfo = Type.Object({
           district: Type.Optional(Type.String()),
           street: Type.Optional(Type.String()),
           postalCode: Type.Optional(Type.String()),
-          distanceToPickup: Type.Optional(Type.Number()),
-          distanceToDelivery: Type.Optional(Type.Number()),
+          distanceToPickup: Type.Optional(Distance),
+          distanceToDelivery: Type.Optional(Distance),
           timestamp: When,
         }),
       ),
@@ -359,14 +382,21 @@ export const ValidateCodeBody = Type.Object({ deliveryCode: Type.Optional(Type.S
 
 // ---- operator ------------------------------------------------------------------------------
 
+/** A cancellation request waiting for its answer (D7): the customer's, or the POS's with its mode. */
+const OpenCancellation = Type.Object({
+  reason: Type.String(),
+  code: Type.String(),
+  mode: Type.Optional(Type.String()),
+});
+
 export const OperatorOrder = Type.Object({
   ...orderProperties,
   status: Type.Enum(ORDER_STATUSES),
   deliveryCode: Type.String(),
   orderExternalCode: Type.Union([Type.String(), Type.Null()]),
   preparationTime: Type.Union([Type.Integer(), Type.Null()]),
-  openCustomerCancellation: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
-  openPosCancellation: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  openCustomerCancellation: Type.Union([OpenCancellation, Type.Null()]),
+  openPosCancellation: Type.Union([OpenCancellation, Type.Null()]),
 });
 
 export const OperatorOrderSummary = Type.Object({

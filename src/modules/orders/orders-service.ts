@@ -1,15 +1,25 @@
+// The order use cases: intake, the POS's actions (spec 4.6–4.12, D6, D29), the logistics
+// partner's moves and the platform's side. Every change goes through order-changes.ts (one
+// transaction, compare-and-set, the rules of D7).
 import { randomInt } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual } from '../../lib/crypto.js';
-import { AppError, badRequest, conflict } from '../../lib/errors.js';
+import { AppError, badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { Principal } from '../auth/token-cache.js';
+import { isOpenDelivery, type Principal } from '../auth/index.js';
 import { findProductsByRefs } from '../catalog/index.js';
-import type { OrderEventType } from '../events/event-contract.js';
-import { type EventsService, orderNotFound } from '../events/events-service.js';
-import type { MerchantsService } from '../merchants/merchants-service.js';
+import type { EventsService, OrderEventType } from '../events/index.js';
+import type { MerchantsService } from '../merchants/index.js';
+import { OD_DENY_CANCELLATION_CODES } from '../opendelivery/index.js';
+import {
+  cancellationOutcome,
+  createOrderChanges,
+  noRequestToAnswer,
+  refused,
+  withNumericDistances,
+} from './order-changes.js';
 import { buildOrder, type CreateOrderInput } from './order-intake.js';
 import {
   ACTION_EVENT,
@@ -19,27 +29,11 @@ import {
   nextStatus,
   type OrderStatus,
 } from './order-state.js';
-import type { CancellationRequest, OrderRow, OrderState } from './orders-repository.js';
+import type { OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
+import { CANCELLATION_CODES } from './orders-schemas.js';
 
-const alreadySameEvent = () => badRequest('Order has already same event type');
-const noRequestToAnswer = () => badRequest('No cancellation request to answer');
-const CAS_ATTEMPTS = 5;
-
-class VersionConflict extends Error {}
-
-interface PlannedEvent {
-  eventType: OrderEventType;
-  metadata?: Record<string, unknown>;
-  polled?: boolean;
-}
-
-/** What one change does: the new state fields and the events it raises (in order). */
-interface Plan {
-  state?: Partial<OrderState>;
-  events: PlannedEvent[];
-  tracking?: { keyId: string | null; body: unknown };
-}
+const OD_ONLY_DENY_CODES = new Set<string>(OD_DENY_CANCELLATION_CODES);
 
 const randomDigits = (n: number) => String(randomInt(0, 10 ** n)).padStart(n, '0');
 
@@ -52,78 +46,10 @@ export function createOrdersService(deps: {
 }) {
   const { db, clock, config, events } = deps;
 
-  async function loadOwned(q: Queryable, orderId: string, merchantId: string | undefined): Promise<OrderRow> {
-    const order = await repo.findOrder(q, orderId);
-    // D21: another merchant's order is indistinguishable from a missing one.
-    if (!order || (merchantId !== undefined && order.merchant_id !== merchantId)) throw orderNotFound();
-    return order;
-  }
-
-  /** Writes one decided change: compare-and-set of the state, tracking, then the events. */
-  async function applyPlan(tx: Queryable, order: OrderRow, plan: Plan): Promise<void> {
-    const current = repo.stateOf(order);
-    const polled = plan.events.filter((e) => e.polled !== false).map((e) => e.eventType);
-    const next: OrderState = {
-      ...current,
-      ...plan.state,
-      lastEvent: polled.at(-1) ?? current.lastEvent,
-      eventTypes: [...new Set([...current.eventTypes, ...polled])],
-    };
-    const at = clock.now();
-    if (!(await repo.updateOrderIfVersion(tx, order.id, order.version, next, at))) throw new VersionConflict();
-    if (plan.tracking) {
-      await repo.insertTracking(tx, { id: newId(), orderId: order.id, ...plan.tracking, at });
-    }
-    for (const e of plan.events) {
-      await events.recordEvent(tx, { merchantId: order.merchant_id, orderId: order.id, ...e });
-    }
-  }
-
-  /**
-   * One state change: read, decide (pure rules), compare-and-set, record the events, all in one
-   * transaction. A concurrent change makes the CAS miss; the whole decision is then re-made
-   * on the fresh row (which usually turns it into a rule error such as a duplicate).
-   */
-  async function change(
-    orderId: string,
-    merchantId: string | undefined,
-    decide: (order: OrderRow) => Plan,
-  ): Promise<OrderRow> {
-    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-      try {
-        return await db.transaction(async (tx) => {
-          const order = await loadOwned(tx, orderId, merchantId);
-          await applyPlan(tx, order, decide(order));
-          return order;
-        });
-      } catch (error) {
-        if (error instanceof VersionConflict) continue;
-        throw error;
-      }
-    }
-    throw conflict('The order changed concurrently; try again');
-  }
-
-  /** A lifecycle move of D7: refuses a repeat of the same event, then applies the table. */
-  function lifecycle(order: OrderRow, action: LifecycleAction, refuseRepeat: boolean): Plan {
-    const eventType = ACTION_EVENT[action];
-    if (refuseRepeat && order.event_types.includes(eventType)) throw alreadySameEvent();
-    const result = nextStatus(order.status, action, order.type);
-    if (!result.ok) throw badRequest(result.reason);
-    return { state: { status: result.next }, events: [{ eventType }] };
-  }
-
-  /** Cancelling closes whatever cancellation requests were open. */
-  const cancelled = (order: OrderRow, reason: CancellationRequest): Plan => {
-    const plan = lifecycle(order, 'cancel', false);
-    return {
-      state: { ...plan.state, customerCancellation: null, posCancellation: null },
-      events: [{ eventType: 'CANCELLED', metadata: { reason: reason.reason, code: reason.code } }],
-    };
-  };
+  const { loadOwned, applyPlan, change, lifecycle, progress, cancelled } = createOrderChanges({ db, clock, events });
 
   return {
-    /** POST /admin/v1/merchants/{merchantId}/orders (OPERATOR-API.md): emits CREATED. */
+    /** POST /admin/v1/merchants/{merchantId}/orders (operator-api.md#orders): emits CREATED. */
     async createOrder(merchantId: string, input: CreateOrderInput) {
       const merchant = await deps.merchants.requireMerchant(merchantId);
       // Spec 3.3: UNAVAILABLE switches the order-receiving switch off.
@@ -171,7 +97,7 @@ export function createOrdersService(deps: {
     /** Spec 4.7. */
     confirm(principal: Principal, orderId: string, body: { orderExternalCode: string; preparationTime?: number }) {
       return change(orderId, principal.merchantId, (order) => {
-        const plan = lifecycle(order, 'confirm', true);
+        const plan = lifecycle(order, 'confirm', true, principal);
         return {
           state: {
             ...plan.state,
@@ -187,19 +113,44 @@ export function createOrdersService(deps: {
 
     /** D6. */
     readyForPickup: (principal: Principal, orderId: string) =>
-      change(orderId, principal.merchantId, (order) => lifecycle(order, 'readyForPickup', true)),
+      change(orderId, principal.merchantId, (order) => lifecycle(order, 'readyForPickup', true, principal)),
 
     /** D6: optional deliveryTrackingInfo is stored like a tracking update. */
     dispatch: (principal: Principal, orderId: string, trackingInfo?: unknown) =>
       change(orderId, principal.merchantId, (order) => ({
-        ...lifecycle(order, 'dispatch', true),
-        ...(trackingInfo ? { tracking: { keyId: principal.keyId, body: { deliveryTrackingInfo: trackingInfo } } } : {}),
+        ...lifecycle(order, 'dispatch', true, principal),
+        ...(trackingInfo
+          ? {
+              tracking: {
+                keyId: principal.keyId,
+                body: { deliveryTrackingInfo: withNumericDistances(trackingInfo) },
+              },
+            }
+          : {}),
       })),
 
     delivered: (principal: Principal, orderId: string) =>
       change(orderId, principal.merchantId, (order) => {
-        const plan = lifecycle(order, 'delivered', true);
+        const plan = lifecycle(order, 'delivered', true, principal);
         return { ...plan, state: { ...plan.state, deliveredAt: clock.now() } };
+      }),
+
+    /** D29: Open Delivery's optional "preparation has started" (PREPARING). */
+    preparing: (principal: Principal, orderId: string) =>
+      change(orderId, principal.merchantId, (order) => progress(order, 'preparing', principal)),
+
+    /** D29: a TAKEOUT order was picked up by the customer (PICKED_UP). */
+    pickedUp: (principal: Principal, orderId: string) =>
+      change(orderId, principal.merchantId, (order) => progress(order, 'pickedUp', principal)),
+
+    /**
+     * D29: PATCH details. Changes when preparation should start, which the order view shows as
+     * preparationStartDateTime; no event, no status change. Refused once the order is finished.
+     */
+    updateDetails: (principal: Principal, orderId: string, body: { preparationStartDateTime: string }) =>
+      change(orderId, principal.merchantId, (order) => {
+        if (!canTrack(order.status)) throw refused(principal, `Order is ${order.status}`);
+        return { state: { preparationStartAt: new Date(body.preparationStartDateTime) }, events: [] };
       }),
 
     /** Spec 4.8: the POS asks; the platform answers later (operator cancellationDecision). */
@@ -209,8 +160,13 @@ export function createOrdersService(deps: {
       body: { reason: string; code: string; mode: string },
     ) =>
       change(orderId, principal.merchantId, (order) => {
-        if (order.event_types.includes('CANCELLATION_REQUESTED')) throw alreadySameEvent();
-        if (!canRequestCancellation(order.status)) throw badRequest(`Order is ${order.status}`);
+        // D28.3: Open Delivery's answer tells the POS how its earlier request ended.
+        const outcome = isOpenDelivery(principal) ? cancellationOutcome(order) : undefined;
+        const extra = outcome ? { cancellationStatus: outcome } : undefined;
+        if (order.event_types.includes('CANCELLATION_REQUESTED')) {
+          throw refused(principal, 'Order has already same event type', extra);
+        }
+        if (!canRequestCancellation(order.status)) throw refused(principal, `Order is ${order.status}`, extra);
         const request = { reason: body.reason, code: body.code, mode: body.mode };
         return {
           state: { posCancellation: request },
@@ -221,14 +177,21 @@ export function createOrdersService(deps: {
     /** Spec 4.9: answers an open customer request (D7). */
     acceptCancellation: (principal: Principal, orderId: string) =>
       change(orderId, principal.merchantId, (order) => {
-        if (!order.customer_cancellation) throw noRequestToAnswer();
+        if (!order.customer_cancellation) throw noRequestToAnswer(principal);
         return cancelled(order, order.customer_cancellation);
       }),
 
-    /** Spec 4.10, D8: CANCELLED_DENIED (polled) then CANCELLATION_REQUEST_DENIED (webhook only). */
-    denyCancellation: (principal: Principal, orderId: string, body: { reason: string; code: string }) =>
-      change(orderId, principal.merchantId, (order) => {
-        if (!order.customer_cancellation) throw noRequestToAnswer();
+    /**
+     * Spec 4.10, D8: CANCELLED_DENIED (polled) then CANCELLATION_REQUEST_DENIED (webhook only;
+     * not sent to a URL an opendelivery key registered, D28.2). Open Delivery's own codes are
+     * an opendelivery key's (D28.5); a cleaver key gets the validation error it always got.
+     */
+    denyCancellation: (principal: Principal, orderId: string, body: { reason: string; code: string }) => {
+      if (OD_ONLY_DENY_CODES.has(body.code) && !isOpenDelivery(principal)) {
+        return Promise.reject(badRequest(`code must be one of ${CANCELLATION_CODES.join(', ')}`));
+      }
+      return change(orderId, principal.merchantId, (order) => {
+        if (!order.customer_cancellation) throw noRequestToAnswer(principal);
         const metadata = { reason: body.reason, code: body.code };
         return {
           state: { customerCancellation: null },
@@ -237,7 +200,8 @@ export function createOrdersService(deps: {
             { eventType: 'CANCELLATION_REQUEST_DENIED', metadata, polled: false },
           ],
         };
-      }),
+      });
+    },
 
     /** Spec 4.11 and 4.15 (D7: DELIVERY orders; the code is compared in constant time). */
     async validateCode(principal: Pick<Principal, 'merchantId'>, orderId: string, deliveryCode: string | undefined) {
@@ -251,11 +215,22 @@ export function createOrdersService(deps: {
     },
 
     /** Spec 4.12: stored always (D7), refused only on finished orders. */
-    async track(principal: Principal, orderId: string, body: unknown) {
+    async track(principal: Principal, orderId: string, body: { deliveryTrackingInfo: unknown }) {
       const order = await loadOwned(db, orderId, principal.merchantId);
-      if (!canTrack(order.status)) throw badRequest(`Order is ${order.status}`);
-      await repo.insertTracking(db, { id: newId(), orderId: order.id, keyId: principal.keyId, body, at: clock.now() });
+      if (!canTrack(order.status)) throw refused(principal, `Order is ${order.status}`);
+      const stored = { ...body, deliveryTrackingInfo: withNumericDistances(body.deliveryTrackingInfo) };
+      await repo.insertTracking(db, {
+        id: newId(),
+        orderId: order.id,
+        keyId: principal.keyId,
+        body: stored,
+        at: clock.now(),
+      });
     },
+
+    // ---- retention (D30): orders stay; their history goes once they are long finished ----
+    finishedOrdersToPrune: (before: Date, limit: number) => repo.finishedOrdersToPrune(db, before, limit),
+    markHistoryPruned: (orderIds: string[]) => repo.pruneOrderHistory(db, orderIds, clock.now()),
 
     // ---- logistics partner (spec 4.14), inside the logistics module's transaction -------------
 

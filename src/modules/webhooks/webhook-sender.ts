@@ -1,10 +1,10 @@
 // One HTTP POST of a webhook (D11): success = a 2xx within the timeout; a redirect is a failure
 // and is never followed; the answer is kept as a snippet of at most 1 KB. In production every
 // connection goes through the SSRF guard (D12).
-import { isIP } from 'node:net';
-import { Agent, buildConnector, errors, request } from 'undici';
+import { request } from 'undici';
 import type { CleaverEnv } from '../../config.js';
-import { assertPublicAddress, BlockedAddressError, guardedLookup, type LookupFn } from './ssrf-guard.js';
+import type { LookupFn } from '../../lib/net/address-guard.js';
+import { createOutboundAgent, describeOutboundError } from '../../lib/net/outbound-agent.js';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const SNIPPET_BYTES = 1024;
@@ -31,37 +31,11 @@ export interface SenderOptions {
 export function createWebhookSender(options: SenderOptions) {
   const production = options.env === 'production';
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const baseConnect = buildConnector({
-    timeout: Math.min(timeoutMs, 10_000),
-    // D12: the address check happens inside the resolution used to open the socket, so what
-    // was checked is what is connected to (no time-of-check/time-of-use gap for rebinding).
-    ...(production ? { lookup: guardedLookup(options.lookup) } : options.lookup ? { lookup: options.lookup } : {}),
-  } as buildConnector.BuildOptions);
-  const connect: buildConnector.connector = (opts, callback) => {
-    if (production) {
-      const host = opts.hostname.replace(/^\[|\]$/g, '');
-      // A literal address never goes through lookup: check it here.
-      if (isIP(host)) {
-        try {
-          assertPublicAddress(host, opts.hostname);
-        } catch (error) {
-          callback(error as Error, null);
-          return;
-        }
-      }
-      if (opts.protocol !== 'https:') {
-        callback(new BlockedAddressError(`Refused ${opts.protocol} in production: https only (D12)`), null);
-        return;
-      }
-    }
-    baseConnect(opts, callback);
-  };
-  const agent = new Agent({
-    connect,
-    connections: options.connectionsPerOrigin ?? 32,
-    headersTimeout: timeoutMs,
-    bodyTimeout: timeoutMs,
-    keepAliveTimeout: 4_000,
+  const agent = createOutboundAgent({
+    guarded: production,
+    timeoutMs,
+    lookup: options.lookup,
+    connectionsPerOrigin: options.connectionsPerOrigin,
   });
 
   async function send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
@@ -109,7 +83,7 @@ export function createWebhookSender(options: SenderOptions) {
         retryAfter: res.headers['retry-after'],
       };
     } catch (error) {
-      return failure(null, describeError(error, timeoutMs, signal), elapsed());
+      return failure(null, describeOutboundError(error, timeoutMs, signal), elapsed());
     }
   }
 
@@ -141,20 +115,6 @@ async function readSnippet(body: AsyncIterable<Buffer> & { destroy(): unknown })
   }
   if (size === 0) return null;
   return Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8');
-}
-
-function describeError(error: unknown, timeoutMs: number, signal: AbortSignal): string {
-  if (signal.aborted || error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
-    return `Timed out after ${timeoutMs} ms`;
-  }
-  const e = error as { code?: string; message?: string; cause?: unknown };
-  const cause = e.cause as { code?: string; message?: string } | undefined;
-  if (error instanceof BlockedAddressError) return error.message;
-  if (cause instanceof BlockedAddressError) return cause.message;
-  if (error instanceof errors.ConnectTimeoutError) return `Connect timeout: ${e.message}`;
-  const code = e.code ?? cause?.code;
-  const message = e.message ?? String(error);
-  return code && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
 export type WebhookSender = ReturnType<typeof createWebhookSender>;

@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/db.js';
 export const WEBHOOK_CHANNEL = 'cleaver_webhook_deliveries';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+export type WebhookProfile = 'cleaver' | 'opendelivery';
 
 export interface DeliveryRow {
   id: string;
@@ -13,6 +14,8 @@ export interface DeliveryRow {
   occurrence_id: string;
   event_type: string;
   body: string;
+  /** The dialect of `body` (D28), which also decides the path. */
+  profile: WebhookProfile;
   status: DeliveryStatus;
   attempt_count: number;
   next_attempt_at: Date | null;
@@ -41,7 +44,7 @@ export interface AttemptRow {
   response_snippet: string | null;
 }
 
-const COLUMNS = `d.id, d.seq, d.merchant_id, d.order_id, d.occurrence_id, d.event_type, d.body, d.status,
+const COLUMNS = `d.id, d.seq, d.merchant_id, d.order_id, d.occurrence_id, d.event_type, d.body, d.profile, d.status,
   d.attempt_count, d.next_attempt_at, d.lease_token, d.last_status_code, d.last_error, d.created_at,
   d.updated_at, d.delivered_at`;
 
@@ -53,6 +56,10 @@ const WAITS_FOR_EARLIER = `EXISTS (SELECT 1 FROM webhook_deliveries e
  * The outbox write, inside the event's transaction: a delivery only for a merchant with a
  * registered, enabled webhook URL; the same occurrence twice is one delivery. The NOTIFY is
  * delivered on commit, so workers never see a row that might still roll back.
+ *
+ * D28: the body stored is the one in the dialect of the key that registered the URL, read in
+ * this same statement (its profile now, deleted or not); a webhook-only notification
+ * (`cleaverOnly`, D8's second one) is not written at all for an opendelivery URL.
  */
 export async function insertDelivery(
   tx: Queryable,
@@ -62,21 +69,27 @@ export async function insertDelivery(
     orderId: string;
     occurrenceId: string;
     eventType: string;
-    body: string;
+    bodies: Record<WebhookProfile, string>;
+    cleaverOnly: boolean;
     at: Date;
   },
 ): Promise<boolean> {
   const { rows } = await tx.query<{ id: string }>(
-    `WITH ins AS (
-       INSERT INTO webhook_deliveries
-              (id, merchant_id, order_id, occurrence_id, event_type, body, status, next_attempt_at, created_at, updated_at)
-       SELECT $1, m.id, $3, $4, $5, $6, 'PENDING',
-              -- behind an earlier delivery of the order that waits for a retry: due no sooner
-              GREATEST($7::timestamptz, (SELECT max(e.next_attempt_at) FROM webhook_deliveries e
-                                          WHERE e.order_id = $3 AND e.status = 'PENDING' AND e.lease_token IS NULL)),
-              $7, $7
-         FROM merchants m
+    `WITH target AS (
+       SELECT m.id, COALESCE(k.profile, 'cleaver') AS profile
+         FROM merchants m LEFT JOIN integration_keys k ON k.id = m.webhook_key_id
         WHERE m.id = $2 AND m.orders_webhook_url IS NOT NULL AND m.webhook_disabled_at IS NULL
+     ), ins AS (
+       INSERT INTO webhook_deliveries
+              (id, merchant_id, order_id, occurrence_id, event_type, body, profile, status, next_attempt_at,
+               created_at, updated_at)
+       SELECT $1, t.id, $3, $4, $5, CASE WHEN t.profile = 'opendelivery' THEN $7 ELSE $6 END, t.profile, 'PENDING',
+              -- behind an earlier delivery of the order that waits for a retry: due no sooner
+              GREATEST($8::timestamptz, (SELECT max(e.next_attempt_at) FROM webhook_deliveries e
+                                          WHERE e.order_id = $3 AND e.status = 'PENDING' AND e.lease_token IS NULL)),
+              $8, $8
+         FROM target t
+        WHERE NOT ($9::boolean AND t.profile = 'opendelivery')
        ON CONFLICT (occurrence_id) DO NOTHING
        RETURNING id)
      SELECT ins.id, pg_notify('${WEBHOOK_CHANNEL}', '') FROM ins`,
@@ -86,8 +99,10 @@ export async function insertDelivery(
       delivery.orderId,
       delivery.occurrenceId,
       delivery.eventType,
-      delivery.body,
+      delivery.bodies.cleaver,
+      delivery.bodies.opendelivery,
       delivery.at,
+      delivery.cleaverOnly,
     ],
   );
   return rows.length > 0;
@@ -132,6 +147,8 @@ export async function claimDueDeliveries(
 
 export interface AttemptResult {
   deliveryId: string;
+  /** The merchant whose endpoint was tried: its health follows the outcome. */
+  merchantId?: string;
   leaseToken: string;
   attemptNo: number;
   startedAt: Date;
@@ -212,7 +229,8 @@ export async function disableMerchantWebhook(
   at: Date,
 ): Promise<boolean> {
   const { rowCount } = await db.query(
-    `UPDATE merchants SET webhook_disabled_at = $3, updated_at = $3
+    `UPDATE merchants SET webhook_disabled_at = $3, webhook_disabled_reason = 'HTTP 410 Gone from the receiver',
+            updated_at = $3
       WHERE id = $1 AND orders_webhook_url = $2 AND webhook_disabled_at IS NULL`,
     [merchantId, baseUrl, at],
   );
@@ -310,4 +328,181 @@ export async function findMerchantWebhook(db: Queryable, merchantId: string): Pr
     [merchantId],
   );
   return rows[0];
+}
+
+/** Retention (D30): the deliveries of these orders, with their attempts (ON DELETE CASCADE). */
+export async function deleteOrderDeliveries(db: Queryable, orderIds: string[]): Promise<number> {
+  if (orderIds.length === 0) return 0;
+  const { rowCount } = await db.query('DELETE FROM webhook_deliveries WHERE order_id = ANY($1::uuid[])', [orderIds]);
+  return rowCount;
+}
+
+// ---- Endpoint health (issue "Running for years") -----------------------------------------------
+
+export interface HealthChange {
+  merchant_id: string;
+  previous: 'healthy' | 'failing' | null;
+  state: 'healthy' | 'failing';
+  failing_since: Date | null;
+  last_error: string | null;
+  url: string | null;
+}
+
+/**
+ * Folds a batch of attempt outcomes into each merchant's endpoint health, set-based, and returns
+ * the merchants whose state changed. Only the latest outcome per merchant counts; a failure
+ * keeps the time the endpoint started failing.
+ */
+export async function updateEndpointHealth(
+  db: Queryable,
+  outcomes: Array<{ merchantId: string; ok: boolean; error: string | null; at: Date }>,
+): Promise<HealthChange[]> {
+  if (outcomes.length === 0) return [];
+  const { rows } = await db.query<HealthChange>(
+    `WITH r AS (
+       SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::text[], $4::timestamptz[]) AS r(merchant_id, ok, error, at)
+     ), latest AS (
+       SELECT DISTINCT ON (merchant_id) merchant_id, ok, error, at FROM r ORDER BY merchant_id, at DESC
+     ), first_failure AS (
+       SELECT merchant_id, min(at) AS at FROM r WHERE NOT ok GROUP BY merchant_id
+     ), previous AS (
+       SELECT h.merchant_id, h.state FROM webhook_endpoint_health h WHERE h.merchant_id IN (SELECT merchant_id FROM latest)
+     ), upserted AS (
+       INSERT INTO webhook_endpoint_health AS h
+              (merchant_id, state, failing_since, last_error, last_success_at, last_attempt_at, changed_at)
+       SELECT l.merchant_id, CASE WHEN l.ok THEN 'healthy' ELSE 'failing' END,
+              CASE WHEN l.ok THEN NULL ELSE f.at END, CASE WHEN l.ok THEN NULL ELSE l.error END,
+              CASE WHEN l.ok THEN l.at END, l.at, l.at
+         FROM latest l LEFT JOIN first_failure f ON f.merchant_id = l.merchant_id
+       ON CONFLICT (merchant_id) DO UPDATE SET
+         state = EXCLUDED.state,
+         failing_since = CASE WHEN EXCLUDED.state = 'healthy' THEN NULL
+                              ELSE COALESCE(h.failing_since, EXCLUDED.failing_since) END,
+         last_error = COALESCE(EXCLUDED.last_error, h.last_error),
+         last_success_at = COALESCE(EXCLUDED.last_success_at, h.last_success_at),
+         last_attempt_at = GREATEST(h.last_attempt_at, EXCLUDED.last_attempt_at),
+         changed_at = CASE WHEN h.state = EXCLUDED.state THEN h.changed_at ELSE EXCLUDED.changed_at END
+       RETURNING h.merchant_id, h.state, h.failing_since, h.last_error
+     )
+     SELECT u.merchant_id, p.state AS previous, u.state, u.failing_since, u.last_error, m.orders_webhook_url AS url
+       FROM upserted u LEFT JOIN previous p ON p.merchant_id = u.merchant_id
+       JOIN merchants m ON m.id = u.merchant_id
+      WHERE p.state IS DISTINCT FROM u.state`,
+    [
+      outcomes.map((o) => o.merchantId),
+      outcomes.map((o) => o.ok),
+      outcomes.map((o) => o.error),
+      outcomes.map((o) => o.at),
+    ],
+  );
+  return rows;
+}
+
+export interface EndpointHealthRow {
+  merchant_id: string;
+  url: string | null;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  state: 'healthy' | 'failing' | null;
+  failing_since: Date | null;
+  last_error: string | null;
+  last_success_at: Date | null;
+  last_attempt_at: Date | null;
+}
+
+export async function endpointHealthOf(db: Queryable, merchantIds: string[]): Promise<EndpointHealthRow[]> {
+  const { rows } = await db.query<EndpointHealthRow>(
+    `SELECT m.id AS merchant_id, m.orders_webhook_url AS url, m.webhook_disabled_at AS disabled_at,
+            m.webhook_disabled_reason AS disabled_reason, h.state, h.failing_since, h.last_error,
+            h.last_success_at, h.last_attempt_at
+       FROM merchants m LEFT JOIN webhook_endpoint_health h ON h.merchant_id = m.id
+      WHERE m.id = ANY($1::uuid[])`,
+    [merchantIds],
+  );
+  return rows;
+}
+
+/** Endpoints failing since before `before` whose webhook is still enabled. */
+export async function failingSince(
+  db: Queryable,
+  before: Date,
+  limit: number,
+): Promise<Array<{ merchant_id: string; url: string }>> {
+  const { rows } = await db.query<{ merchant_id: string; url: string }>(
+    `SELECT h.merchant_id, m.orders_webhook_url AS url FROM webhook_endpoint_health h JOIN merchants m ON m.id = h.merchant_id
+      WHERE h.state = 'failing' AND h.failing_since < $1 AND m.webhook_disabled_at IS NULL
+        AND m.orders_webhook_url IS NOT NULL
+      ORDER BY h.failing_since LIMIT $2`,
+    [before, limit],
+  );
+  return rows;
+}
+
+/** Disables a merchant's webhook with a reason (a 410, or failing too long), unless re-registered since. */
+export async function disableWebhookWithReason(
+  db: Queryable,
+  merchantId: string,
+  baseUrl: string,
+  reason: string,
+  at: Date,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE merchants SET webhook_disabled_at = $3, webhook_disabled_reason = $4, updated_at = $3
+      WHERE id = $1 AND orders_webhook_url = $2 AND webhook_disabled_at IS NULL`,
+    [merchantId, baseUrl, at, reason],
+  );
+  return rowCount > 0;
+}
+
+export async function countEndpointsByState(
+  db: Queryable,
+): Promise<{ healthy: number; failing: number; disabled: number }> {
+  const { rows } = await db.query<{ healthy: number; failing: number; disabled: number }>(
+    `SELECT count(*) FILTER (WHERE m.webhook_disabled_at IS NULL AND h.state = 'healthy')::int AS healthy,
+            count(*) FILTER (WHERE m.webhook_disabled_at IS NULL AND h.state = 'failing')::int AS failing,
+            (SELECT count(*)::int FROM merchants WHERE webhook_disabled_at IS NOT NULL) AS disabled
+       FROM webhook_endpoint_health h JOIN merchants m ON m.id = h.merchant_id`,
+  );
+  return rows[0] ?? { healthy: 0, failing: 0, disabled: 0 };
+}
+
+/**
+ * Bulk replay (operator): the merchant's deliveries that match, due now, same webhook-ids, in
+ * their order (the claim keeps per-order order, D11). Deliveries an attempt holds are left alone.
+ */
+export async function requeueMerchantDeliveries(
+  db: Queryable,
+  merchantId: string,
+  filter: { failedOnly: boolean; since: Date | null },
+  now: Date,
+): Promise<number> {
+  const { rows } = await db.query(
+    `WITH upd AS (
+       UPDATE webhook_deliveries d
+          SET status = 'PENDING', next_attempt_at = $4, lease_token = NULL, updated_at = $4
+        WHERE d.merchant_id = $1
+          AND ($2::boolean IS FALSE OR d.status = 'FAILED')
+          AND ($3::timestamptz IS NULL OR d.created_at >= $3)
+          AND NOT (d.status = 'PENDING' AND d.lease_token IS NOT NULL AND d.next_attempt_at > $4)
+       RETURNING d.id
+     )
+     SELECT upd.id, pg_notify('${WEBHOOK_CHANNEL}', '') FROM upd`,
+    [merchantId, filter.failedOnly, filter.since, now],
+  );
+  return rows.length;
+}
+
+/** For each order, its earliest delivery still pending: what later ones of the order wait for. */
+export async function firstPendingOfOrders(
+  db: Queryable,
+  orderIds: string[],
+): Promise<Map<string, { id: string; seq: number; event_type: string }>> {
+  if (orderIds.length === 0) return new Map();
+  const { rows } = await db.query<{ order_id: string; id: string; seq: number; event_type: string }>(
+    `SELECT DISTINCT ON (order_id) order_id, id, seq, event_type FROM webhook_deliveries
+      WHERE order_id = ANY($1::uuid[]) AND status = 'PENDING'
+      ORDER BY order_id, seq`,
+    [orderIds],
+  );
+  return new Map(rows.map((r) => [r.order_id, { id: r.id, seq: r.seq, event_type: r.event_type }]));
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Uuid } from '../../lib/schemas.js';
+import { EventRecordSchema } from '../events/index.js';
 
 export const DeliveryStatus = Type.Enum(['PENDING', 'DELIVERED', 'FAILED']);
 
@@ -13,14 +14,17 @@ export const WebhookAttempt = Type.Object({
   responseSnippet: Type.Union([Type.String(), Type.Null()]),
 });
 
-/** OPERATOR-API.md "Webhook deliveries": event, target, attempts, next attempt. */
+/** operator-api.md#webhook-deliveries: event, target, attempts, next attempt. */
 export const WebhookDelivery = Type.Object({
   id: Uuid(),
   webhookId: Uuid(),
   merchantId: Uuid(),
   orderId: Uuid(),
   eventType: Type.String(),
-  event: Type.Object({}, { additionalProperties: true }),
+  profile: Type.Enum(['cleaver', 'opendelivery'], {
+    description: 'D28: the dialect of the body, chosen when the event happened from the key that registered the URL',
+  }),
+  event: EventRecordSchema,
   target: Type.Union([Type.String(), Type.Null()]),
   status: DeliveryStatus,
   attemptCount: Type.Integer(),
@@ -30,6 +34,36 @@ export const WebhookDelivery = Type.Object({
   createdAt: DateTime(),
   deliveredAt: Type.Union([DateTime(), Type.Null()]),
   attempts: Type.Array(WebhookAttempt),
+  /** A pending delivery held back behind an earlier one of its order (D11), or null. */
+  waitingFor: Type.Union([Type.Object({ deliveryId: Uuid(), eventType: Type.String() }), Type.Null()], {
+    description: 'The earlier delivery of the same order this one waits for (D11 keeps each order in order), or null',
+  }),
+});
+
+/** A merchant's webhook endpoint, from its recent attempts. */
+export const EndpointHealth = Type.Object({
+  merchantId: Uuid(),
+  url: Type.Union([Type.String(), Type.Null()], {
+    description: 'Where deliveries go: ordersWebhookURL + /v1/orderUpdate',
+  }),
+  state: Type.Enum(['healthy', 'failing', 'disabled', 'unknown'], {
+    description:
+      'healthy: the last attempt succeeded; failing: attempts fail since failingSince; disabled: no delivery until the merchant registers its URL again (disabledReason); unknown: never tried',
+  }),
+  failingSince: Type.Union([DateTime(), Type.Null()]),
+  lastError: Type.Union([Type.String(), Type.Null()]),
+  lastSuccessAt: Type.Union([DateTime(), Type.Null()]),
+  lastAttemptAt: Type.Union([DateTime(), Type.Null()]),
+  disabledAt: Type.Union([DateTime(), Type.Null()]),
+  disabledReason: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const RequeueAnswer = Type.Object({
+  requeued: Type.Integer({ description: 'Deliveries due again now (same webhook-id each)' }),
+});
+
+export const RecoverBody = Type.Object({
+  since: DateTime({ description: 'Every delivery of the merchant created at or after this is sent again, in order' }),
 });
 
 export const DeliveryListQuery = Type.Object({

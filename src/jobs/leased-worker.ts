@@ -1,0 +1,236 @@
+// One loop for every leased-row queue (docs/design/architecture.md "Background work"): the
+// queue says how to claim, handle and (optionally) keep a lease alive; this file owns waking,
+// concurrency, backoff while the database is away, and a stop that awaits in-flight work.
+//
+// A job is a row in a domain table (a catalog sync, a webhook delivery) claimed with
+// `FOR UPDATE SKIP LOCKED` under a lease. The worker is woken at once by NOTIFY on the queue's
+// channel (PostgreSQL delivers it on commit; PGlite to its own listeners), by a timer for the
+// queue's next due time (a retry, a lease that runs out), and by a slow safety poll in case a
+// notification was lost. While the database is unreachable it retries with backoff and reports
+// itself unhealthy; it never gives up (D31).
+import type { Db } from '../db/db.js';
+
+export interface LeasedQueue<Job> {
+  /** For logs and health: `catalog-syncs`, `webhook-deliveries`. */
+  name: string;
+  /** NOTIFY channel that means "something may be runnable now". */
+  channel: string;
+  /** Claims at most `limit` runnable jobs under a lease. */
+  claim(limit: number): Promise<Job[]>;
+  /** Runs one claimed job to its end, recording the outcome itself. A throw is reported. */
+  handle(job: Job): Promise<void>;
+  /** Extends the leases of the jobs still running (long jobs only). */
+  heartbeat?(jobs: Job[]): Promise<void>;
+  /** When a job will next become runnable without a notification, or null. */
+  nextWakeAt?(): Promise<Date | null>;
+}
+
+export interface LeasedWorkerOptions {
+  db: Db;
+  now: () => Date;
+  /** Jobs one process runs at once. */
+  concurrency: number;
+  /** Rows claimed per query (≤ concurrency). */
+  batchSize?: number;
+  /** How often the leases of running jobs are extended (queues with `heartbeat`). */
+  heartbeatMs?: number;
+  /** Longest sleep without a notification. */
+  safetyPollMs?: number;
+  /** First and largest wait after the database failed. */
+  backoffMs?: { min: number; max: number };
+  onError?: (error: unknown, context: { queue: string; phase: 'claim' | 'handle' | 'heartbeat' }) => void;
+}
+
+export interface WorkerHealth {
+  queue: string;
+  running: boolean;
+  /** False while claims fail (database away); set again by the next successful claim. */
+  healthy: boolean;
+  inFlight: number;
+  lastError: string | null;
+  lastErrorAt: Date | null;
+}
+
+export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: LeasedWorkerOptions) {
+  const concurrency = Math.max(1, options.concurrency);
+  const batchSize = Math.max(1, Math.min(options.batchSize ?? concurrency, concurrency));
+  const safetyPollMs = options.safetyPollMs ?? 30_000;
+  const backoff = options.backoffMs ?? { min: 250, max: 5_000 };
+  const report = (error: unknown, phase: 'claim' | 'handle' | 'heartbeat') =>
+    options.onError?.(error, { queue: queue.name, phase });
+
+  let running = false;
+  let pumping = false;
+  let pumpAgain = false;
+  let wakeScheduled = false;
+  let failures = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let heartbeatTimer: NodeJS.Timeout | undefined;
+  let unlisten: (() => Promise<void>) | undefined;
+  const active = new Map<Promise<void>, Job>();
+  const health: WorkerHealth = {
+    queue: queue.name,
+    running: false,
+    healthy: true,
+    inFlight: 0,
+    lastError: null,
+    lastErrorAt: null,
+  };
+
+  function noteFailure(error: unknown): void {
+    failures += 1;
+    health.healthy = false;
+    health.lastError = error instanceof Error ? error.message : String(error);
+    health.lastErrorAt = options.now();
+  }
+
+  function start(job: Job): void {
+    const work: Promise<void> = queue
+      .handle(job)
+      .catch((error) => report(error, 'handle'))
+      .finally(() => {
+        active.delete(work);
+        health.inFlight = active.size;
+        // A finished job frees a slot, and may make the next one of its group runnable.
+        wake();
+      });
+    active.set(work, job);
+    health.inFlight = active.size;
+  }
+
+  function wake(): void {
+    if (!running || wakeScheduled) return;
+    wakeScheduled = true;
+    setImmediate(() => {
+      wakeScheduled = false;
+      void pump();
+    });
+  }
+
+  function schedule(ms: number): void {
+    if (!running) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        void pump();
+      },
+      Math.max(1, ms),
+    );
+    // Deliberately not unref'd: a worker process has nothing else keeping it alive, and it
+    // must outlive a database outage (D31).
+  }
+
+  async function pump(): Promise<void> {
+    if (!running) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    let nextInMs: number | undefined;
+    try {
+      do {
+        pumpAgain = false;
+        while (running && active.size < concurrency) {
+          const jobs = await queue.claim(Math.min(batchSize, concurrency - active.size));
+          failures = 0;
+          health.healthy = true;
+          if (jobs.length === 0) break;
+          for (const job of jobs) start(job);
+        }
+      } while (pumpAgain && running);
+      // Saturated: every finishing job wakes the pump, so no timer while full.
+      if (running && active.size < concurrency) {
+        const due = queue.nextWakeAt ? await queue.nextWakeAt() : null;
+        const wait = due ? due.getTime() - options.now().getTime() : safetyPollMs;
+        // A job due now that the claim did not get is held by another worker's claim for a
+        // moment: look again shortly rather than spin.
+        nextInMs = Math.min(Math.max(wait, 5), safetyPollMs);
+      }
+    } catch (error) {
+      noteFailure(error);
+      report(error, 'claim');
+      nextInMs = Math.min(backoff.max, backoff.min * 2 ** Math.min(failures - 1, 10));
+    } finally {
+      pumping = false;
+    }
+    if (nextInMs !== undefined) schedule(nextInMs);
+  }
+
+  async function beat(): Promise<void> {
+    if (!queue.heartbeat || active.size === 0) return;
+    try {
+      await queue.heartbeat([...active.values()]);
+    } catch (error) {
+      report(error, 'heartbeat');
+    }
+  }
+
+  /** Claims once and runs what it got to the end; how many jobs (tests, CLI). */
+  async function runOnce(limit = batchSize): Promise<number> {
+    const jobs = await queue.claim(limit);
+    await Promise.all(jobs.map((job) => queue.handle(job).catch((error) => report(error, 'handle'))));
+    return jobs.length;
+  }
+
+  /**
+   * Runs until nothing is runnable; with `maxWaitMs`, also waits for jobs that come due within
+   * that time (a compressed retry schedule in tests plays out to the end). Returns how many ran.
+   */
+  async function drain(drainOptions: { maxWaitMs?: number } = {}): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await runOnce();
+      total += n;
+      if (n > 0) continue;
+      if (!drainOptions.maxWaitMs || !queue.nextWakeAt) return total;
+      const due = await queue.nextWakeAt();
+      if (!due) return total;
+      const wait = due.getTime() - options.now().getTime();
+      if (wait > drainOptions.maxWaitMs) return total;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1, wait)));
+    }
+  }
+
+  return {
+    runOnce,
+    drain,
+    wake,
+    health: (): WorkerHealth => ({ ...health }),
+
+    async start(): Promise<void> {
+      if (running) return;
+      running = true;
+      health.running = true;
+      try {
+        unlisten = await options.db.listen(queue.channel, wake, wake);
+      } catch (error) {
+        // The listening connection retries by itself (db.listen); meanwhile timers cover.
+        noteFailure(error);
+        report(error, 'claim');
+      }
+      if (queue.heartbeat && options.heartbeatMs) {
+        heartbeatTimer = setInterval(() => void beat(), options.heartbeatMs);
+      }
+      wake();
+    },
+
+    /** Stops claiming, then waits for the jobs in flight to finish. */
+    async stop(): Promise<void> {
+      running = false;
+      health.running = false;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      await unlisten?.().catch(() => {});
+      unlisten = undefined;
+      while (pumping) await new Promise((resolve) => setTimeout(resolve, 5));
+      // Leases of running jobs are kept alive until they finish.
+      await Promise.all([...active.keys()]);
+      if (heartbeatTimer) clearInterval(heartbeatTimer);
+      heartbeatTimer = undefined;
+    },
+  };
+}
+
+export type LeasedWorker = ReturnType<typeof createLeasedWorker>;

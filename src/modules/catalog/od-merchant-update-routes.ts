@@ -1,0 +1,81 @@
+// POST /v1/merchantUpdate: Open Delivery's change notification (OD `menuUpdated`, D29), beside
+// the spec's PUT /v1/merchantUpdate upload, which stays as it is. Registered by catalogRoutes in
+// its own encapsulated scope, because the empty body OD allows must pass JSON parsing here only.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { badRequest } from '../../lib/errors.js';
+import { errorResponses, NoContent } from '../../lib/schemas.js';
+import { OdMerchantUpdate } from '../opendelivery/index.js';
+import type { CatalogService } from './catalog-service.js';
+import { checkOdNotification } from './od-notification-plan.js';
+
+export interface OdMerchantUpdateRoutesOptions {
+  catalog: CatalogService;
+  uploadBodyLimit: number;
+}
+
+const FIELDS = ['merchantStatus', 'entityType', 'updatedObjects'];
+
+export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateRoutesOptions> = async (
+  app,
+  { catalog, uploadBodyLimit },
+) => {
+  // OD use 1 is "sent with an empty body", and a POS may still label it application/json:
+  // an empty (or blank) JSON body is an empty object on this route, not a 400.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: uploadBodyLimit },
+    (request, body, done) => {
+      const text = body as string;
+      if (text.trim() === '') {
+        done(null, {});
+        return;
+      }
+      parseJson(request, text, done);
+    },
+  );
+
+  app.post(
+    '/v1/merchantUpdate',
+    {
+      bodyLimit: uploadBodyLimit,
+      schema: {
+        tags: ['catalog'],
+        summary: 'Open Delivery change notification (D29); 204 = queued, outcome in GET /v1/merchantStatus',
+        description:
+          'Open Delivery `menuUpdated`. An empty body: the platform pulls `GET {getMerchantURL.baseURL}/v1/merchant` ' +
+          '(X-API-KEY) and applies it, whether it is an Open Delivery Merchant or a MERCHANT upload body. ' +
+          '`merchantStatus` alone: the order-receiving switch. `entityType` with a non-empty `updatedObjects`: those ' +
+          "objects in Open Delivery's shapes (MERCHANT, ITEM, ITEM_OFFER and CATEGORY are applied; BASIC_INFO, " +
+          'SERVICE, MENU, OPTION_GROUP, OPTION and AVAILABILITY are accepted and reported as not applied). ' +
+          'All three: both. Processed in arrival order with the uploads; PROCESSING until done.',
+        body: OdMerchantUpdate,
+        response: { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429) },
+      },
+      preValidation: async (request) => {
+        const body = request.body;
+        if (body === undefined || body === null) {
+          request.body = {};
+          return;
+        }
+        // Unknown fields are dropped by validation; a body made only of them would turn into
+        // "empty" and ask for a pull nobody asked for (a misspelt `status`, say).
+        if (typeof body === 'object' && !Array.isArray(body)) {
+          const keys = Object.keys(body);
+          if (keys.length > 0 && !keys.some((k) => FIELDS.includes(k))) {
+            throw badRequest(
+              `${keys[0]} is not a field of merchantUpdate: send merchantStatus, entityType and updatedObjects, or an empty body to ask for a pull`,
+            );
+          }
+        }
+      },
+    },
+    async (request, reply) => {
+      const use = checkOdNotification(request.body);
+      if ('reason' in use) throw badRequest(use.reason);
+      await catalog.acceptNotification(request.principal.merchantId, use);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,48 @@
+import type { Queryable } from '../../db/db.js';
+
+export interface NoticeInput {
+  at: Date;
+  kind: string;
+  merchantId: string | null;
+  message: string;
+  detail: Record<string, unknown>;
+}
+
+export interface NoticeRow {
+  id: number;
+  at: Date;
+  kind: string;
+  merchant_id: string | null;
+  message: string;
+  detail: Record<string, unknown>;
+}
+
+export async function insertNotices(db: Queryable, notices: NoticeInput[]): Promise<void> {
+  if (notices.length === 0) return;
+  await db.query(
+    `INSERT INTO notices (at, kind, merchant_id, message, detail)
+     SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::uuid[], $4::text[], $5::jsonb[])`,
+    [
+      notices.map((n) => n.at),
+      notices.map((n) => n.kind),
+      notices.map((n) => n.merchantId),
+      notices.map((n) => n.message),
+      notices.map((n) => JSON.stringify(n.detail)),
+    ],
+  );
+}
+
+/** Newest first; keyset pagination on id (operator-api.md#lists). */
+export async function listNotices(
+  db: Queryable,
+  filter: { merchantId?: string; kind?: string; beforeId?: number; limit: number },
+): Promise<NoticeRow[]> {
+  const { rows } = await db.query<NoticeRow>(
+    `SELECT id, at, kind, merchant_id, message, detail FROM notices
+      WHERE ($1::uuid IS NULL OR merchant_id = $1) AND ($2::text IS NULL OR kind = $2)
+        AND ($3::bigint IS NULL OR id < $3)
+      ORDER BY id DESC LIMIT $4`,
+    [filter.merchantId ?? null, filter.kind ?? null, filter.beforeId ?? null, filter.limit],
+  );
+  return rows;
+}

@@ -1,0 +1,55 @@
+// Open Delivery v1.7.0, the smaller shapes around orders and merchants (D28, D29): error bodies,
+// the token answer, the API versions, merchantStatus and merchantOnboarding. Written from the
+// standard's descriptions. Open Delivery has no nullable field: a value it lacks is left out.
+import { Type } from 'typebox';
+
+/** Every error of Open Delivery, served as `application/problem+json`. */
+export const OdError = Type.Object({
+  title: Type.String({ description: 'Short description of the problem' }),
+  status: Type.Integer({ description: 'The HTTP status' }),
+});
+
+/** 422 of requestCancellation: the outcome of an earlier request, once it has one. */
+export const OdCancellationError = Type.Object({
+  title: Type.String(),
+  status: Type.Integer(),
+  cancellationStatus: Type.Optional(Type.Enum(['CANCELLED', 'CANCELLATION_REQUEST_DENIED'])),
+});
+
+export const OD_PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+export const OdTokenResponse = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Optional(Type.Number()),
+});
+
+/** The versions the standard has published for each group of routes. */
+const VERSIONS = ['1.0.0', '1.0.1', '1.1.0', '1.1.1', '1.2.0', '1.2.1', '1.3.0', '1.3.1', '1.4.0', '1.5.0', '1.6.0'];
+
+/** `GET /v1/versions/orderingApp`: what the ordering application (the platform) implements. */
+export const OdVersionOrderingApp = Type.Object({
+  merchant: Type.Optional(Type.Object({ version: Type.Optional(Type.Enum(VERSIONS)) })),
+  order: Type.Optional(
+    Type.Object({
+      version: Type.Optional(Type.Enum(VERSIONS)),
+      availableEventsMethods: Type.Optional(Type.Array(Type.Enum(['POLLING', 'WEBHOOK']))),
+    }),
+  ),
+});
+
+/** `GET /v1/merchantStatus`: moreInfo only when there is something to say. */
+export const OdMerchantStatus = Type.Object({
+  lastRead: Type.String({ format: 'date-time' }),
+  status: Type.Enum(['SUCCESS', 'PROCESSING', 'FAIL']),
+  moreInfo: Type.Optional(Type.String()),
+});
+
+/** `PUT /v1/merchantOnboarding` body and its 201 answer (MerchantAPIInfo). */
+export const OdMerchantApiInfo = Type.Object({
+  getMerchantURL: Type.Optional(
+    Type.Object({ baseURL: Type.String({ format: 'uri' }), apiKey: Type.Optional(Type.String()) }),
+  ),
+  ordersWebhookURL: Type.Optional(Type.String({ format: 'uri' })),
+  orderingAppMerchantId: Type.Optional(Type.String()),
+});

@@ -1,0 +1,235 @@
+// Open Delivery v1.7.0, orders (D28, D29): the `Order` that `GET /v1/orders/{orderId}` returns to
+// a key with the opendelivery profile, and the bodies of the order actions. Written from the
+// standard's descriptions. The standard has no nullable field: a value it lacks is left out, and
+// a POS validating against it rejects `null` where a string is expected.
+import { Type } from 'typebox';
+
+const Uuid = () => Type.String({ format: 'uuid' });
+const DateTime = () => Type.String({ format: 'date-time' });
+const Opt = Type.Optional;
+
+export const OdOrderPrice = Type.Object({
+  value: Type.Number({ description: 'At most 4 decimal places' }),
+  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+});
+
+const OdUnit = Type.Enum(['UN', 'KG', 'L', 'OZ', 'LB', 'GAL']);
+
+export const OdOrderOption = Type.Object({
+  index: Opt(Type.Integer()),
+  id: Uuid(),
+  name: Type.String(),
+  externalCode: Type.String(),
+  unit: OdUnit,
+  ean: Opt(Type.String()),
+  quantity: Type.Number(),
+  unitPrice: OdOrderPrice,
+  originalPrice: Opt(OdOrderPrice),
+  subtotalPrice: Opt(OdOrderPrice),
+  totalPrice: OdOrderPrice,
+  specialInstructions: Opt(Type.String()),
+});
+
+export const OdOrderItem = Type.Object({
+  id: Type.String({ format: 'uuid', description: 'The internal product uuid (D28)' }),
+  index: Opt(Type.Integer()),
+  name: Type.String(),
+  externalCode: Type.String({ description: 'The POS code of the product (D28)' }),
+  unit: OdUnit,
+  ean: Opt(Type.String()),
+  quantity: Type.Number(),
+  specialInstructions: Opt(Type.String()),
+  unitPrice: OdOrderPrice,
+  originalPrice: Opt(OdOrderPrice),
+  scalePriceApplied: Opt(Type.Boolean()),
+  optionsPrice: Opt(OdOrderPrice),
+  subtotalPrice: Opt(OdOrderPrice),
+  totalPrice: OdOrderPrice,
+  options: Opt(Type.Array(OdOrderOption)),
+});
+
+const OdPaymentMethod = Type.Object({
+  value: Type.Number(),
+  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  type: Type.Enum(['PREPAID', 'PENDING']),
+  method: Type.Enum([
+    'CREDIT',
+    'DEBIT',
+    'MEAL_VOUCHER',
+    'FOOD_VOUCHER',
+    'DIGITAL_WALLET',
+    'PIX',
+    'CASH',
+    'CREDIT_DEBIT',
+    'COUPON',
+    'REDEEM',
+    'PREPAID_REDEEM',
+    'OTHER',
+  ]),
+  brand: Opt(Type.String()),
+  methodInfo: Opt(Type.String()),
+  transaction: Opt(Type.Object({ authorizationCode: Opt(Type.String()), acquirerDocument: Opt(Type.String()) })),
+  changeFor: Opt(Type.Number()),
+});
+
+export const OdDeliveryAddress = Type.Object({
+  country: Type.String({ pattern: '^[A-Z]{2}$' }),
+  state: Type.String(),
+  city: Type.String(),
+  district: Type.String(),
+  street: Type.String(),
+  number: Type.String(),
+  complement: Opt(Type.String()),
+  reference: Opt(Type.String()),
+  formattedAddress: Type.String(),
+  postalCode: Type.String(),
+  coordinates: Type.Object({
+    latitude: Type.Number({ minimum: -90, maximum: 90 }),
+    longitude: Type.Number({ minimum: -180, maximum: 180 }),
+  }),
+});
+
+export const OdOrder = Type.Object(
+  {
+    id: Uuid(),
+    type: Type.Enum(['DELIVERY', 'TAKEOUT', 'INDOOR']),
+    displayId: Type.String(),
+    sourceAppId: Opt(Uuid()),
+    salesChannel: Opt(Type.String()),
+    virtualBrand: Opt(Type.String()),
+    category: Opt(Type.Enum(['FOOD', 'GROCERY', 'DRUGSTORE', 'PETSTORE'])),
+    createdAt: DateTime(),
+    lastEvent: Opt(
+      Type.Enum([
+        'CREATED',
+        'CONFIRMED',
+        'PREPARATION_REQUESTED',
+        'PREPARING',
+        'DISPATCHED',
+        'READY_FOR_PICKUP',
+        'PICKUP_AREA_ASSIGNED',
+        'PICKED_UP',
+        'DELIVERED',
+        'CONCLUDED',
+        'CANCELLATION_REQUESTED',
+        'CANCELLATION_REQUEST_DENIED',
+        'CANCELLED',
+        'ORDER_CANCELLATION_REQUEST',
+        'CANCELLED_DENIED',
+      ]),
+    ),
+    orderTiming: Type.Enum(['INSTANT', 'SCHEDULED', 'ONDEMAND']),
+    preparationStartDateTime: DateTime(),
+    merchant: Type.Object({
+      id: Type.String({ minLength: 36, maxLength: 100 }),
+      name: Type.String({ maxLength: 500 }),
+    }),
+    items: Type.Array(OdOrderItem),
+    otherFees: Opt(
+      Type.Array(
+        Type.Object({
+          name: Type.String(),
+          type: Type.Enum(['DELIVERY_FEE', 'SERVICE_FEE', 'TIP', 'MIN_ORDER_FEE']),
+          receivedBy: Type.Enum(['MARKETPLACE', 'MERCHANT', 'LOGISTIC_SERVICES']),
+          receiverDocument: Opt(Type.String()),
+          price: OdOrderPrice,
+          observation: Opt(Type.String()),
+        }),
+      ),
+    ),
+    discounts: Opt(
+      Type.Array(
+        Type.Object({
+          amount: OdOrderPrice,
+          target: Type.Enum(['CART', 'DELIVERY_FEE', 'ITEM']),
+          targetId: Opt(Type.String()),
+          sponsorshipValues: Type.Array(
+            Type.Object({
+              name: Type.Enum(['MARKETPLACE', 'MERCHANT', 'CHAIN']),
+              amount: OdOrderPrice,
+              discountCode: Opt(Type.String()),
+            }),
+          ),
+        }),
+      ),
+    ),
+    total: Type.Object({
+      itemsPrice: OdOrderPrice,
+      otherFees: OdOrderPrice,
+      discount: OdOrderPrice,
+      orderAmount: OdOrderPrice,
+    }),
+    payments: Type.Object({ prepaid: Type.Number(), pending: Type.Number(), methods: Type.Array(OdPaymentMethod) }),
+    taxInvoice: Opt(Type.Object({ issued: Opt(Type.Boolean()), taxInvoiceURL: Opt(Type.String()) })),
+    customer: Opt(
+      Type.Object({
+        id: Uuid(),
+        name: Type.String(),
+        documentNumber: Opt(Type.String()),
+        phone: Type.Object({ number: Type.String(), extension: Opt(Type.String()) }),
+        email: Opt(Type.String()),
+        ordersCountOnMerchant: Type.Number(),
+      }),
+    ),
+    schedule: Opt(Type.Object({ scheduledDateTimeStart: DateTime(), scheduledDateTimeEnd: DateTime() })),
+    orderPriority: Opt(Type.Enum(['PRIORITY1', 'PRIORITY2', 'PRIORITY3', 'PRIORITY4', 'PRIORITY5'])),
+    delivery: Opt(
+      Type.Object({
+        deliveredBy: Type.Enum(['MERCHANT', 'MARKETPLACE']),
+        deliveryAddress: OdDeliveryAddress,
+        estimatedDeliveryDateTime: DateTime(),
+        deliveryDateTime: Opt(DateTime()),
+        pickupCode: Opt(Type.String()),
+      }),
+    ),
+    takeout: Opt(Type.Object({ mode: Type.Enum(['DEFAULT', 'PICKUP_AREA']), takeoutDateTime: DateTime() })),
+    sendPreparing: Opt(Type.Boolean()),
+    sendDelivered: Opt(Type.Boolean()),
+    sendPickedUp: Opt(Type.Boolean()),
+    sendTracking: Opt(Type.Boolean()),
+    extraInfo: Opt(Type.String()),
+  },
+  {
+    description:
+      'Open Delivery 1.7.0 Order, as a key with the opendelivery profile reads it (D28): no nulls; schedule only ' +
+      'for SCHEDULED orders; preparationStartDateTime defaults to createdAt; items[].id is the product uuid and ' +
+      'items[].externalCode its POS code',
+  },
+);
+
+/** `POST /v1/orders/{orderId}/confirm` (OrderConfirmed), as the spec's 4.7. */
+export const OdOrderConfirmed = Type.Object({
+  reason: Opt(Type.String()),
+  createdAt: DateTime(),
+  orderExternalCode: Type.String(),
+  preparationTime: Opt(Type.Integer()),
+});
+
+/** `POST /v1/orders/{orderId}/denyCancellation` (RequestDenied): Open Delivery's two codes. */
+export const OdRequestDenied = Type.Object({
+  reason: Type.String(),
+  code: Type.Enum(['DISH_ALREADY_DONE', 'OUT_FOR_DELIVERY']),
+});
+
+/** `PATCH /v1/orders/{orderId}/details` (D29). */
+export const OdOrderDetails = Type.Object({ preparationStartDateTime: Opt(DateTime()) });
+
+/**
+ * The last known address of a courier in `POST /v1/orders/{orderId}/tracking`: Open Delivery
+ * writes the distances (meters) as strings; the platform accepts numbers as well (D28.7).
+ */
+export const OdTrackingLastAddress = Type.Object({
+  country: Opt(Type.String({ pattern: '^[A-Z]{2}$' })),
+  state: Opt(Type.String()),
+  city: Opt(Type.String()),
+  district: Opt(Type.String()),
+  street: Opt(Type.String()),
+  number: Opt(Type.String()),
+  postalCode: Opt(Type.String()),
+  distanceToPickup: Type.String(),
+  distanceToDelivery: Type.String(),
+  timestamp: DateTime(),
+});
+
+/** `POST /v1/orders/{orderId}/validateCode` 200 (DeliveryConfirmationCode), as the spec's 4.11. */
+export const OdDeliveryConfirmationCode = Type.Object({ orderId: Uuid(), deliveryCode: Type.String() });

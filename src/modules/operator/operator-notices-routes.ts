@@ -1,0 +1,28 @@
+// What operators should look at (modules/notices): newest first, paged as operator-api.md#lists says.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { setNextLink } from '../../lib/pagination.js';
+import { errorResponses } from '../../lib/schemas.js';
+import { Notice, NoticeListQuery, type NoticesService } from '../notices/index.js';
+
+export const operatorNoticesRoutes: FastifyPluginAsyncTypebox<{ notices: NoticesService }> = async (
+  app,
+  { notices },
+) => {
+  app.get(
+    '/notices',
+    {
+      schema: {
+        tags: ['operator'],
+        summary: 'Notices for operators, newest first: webhook endpoints that start or stop failing or get disabled',
+        querystring: NoticeListQuery,
+        response: { 200: Type.Array(Notice), ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      const page = await notices.list(request.query);
+      setNextLink(request, reply, page.next);
+      return page.items;
+    },
+  );
+};

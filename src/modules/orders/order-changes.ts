@@ -1,0 +1,162 @@
+// How one change of an order is made (architecture.md#data-flow): read it, decide with the pure
+// rules of order-state.ts, compare-and-set the new state, record the events, in one transaction;
+// and how a refusal reads in each dialect (D7, D28.3).
+import type { Db, Queryable } from '../../db/db.js';
+import type { Clock } from '../../lib/clock.js';
+import { AppError, conflict } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { isOpenDelivery, type Principal } from '../auth/index.js';
+import { type EventsService, type OrderEventType, orderNotFound } from '../events/index.js';
+import {
+  ACTION_EVENT,
+  type LifecycleAction,
+  nextStatus,
+  PROGRESS_EVENT,
+  type ProgressAction,
+  progressAllowed,
+} from './order-state.js';
+import type { CancellationRequest, OrderRow, OrderState } from './orders-repository.js';
+import * as repo from './orders-repository.js';
+
+/**
+ * An action the order already has, or one its state does not allow: 400 with a title saying
+ * why (D7), or Open Delivery's 422 for an opendelivery key (D28.3). Without a principal the
+ * platform itself acted (operator API): always 400.
+ */
+export const refused = (principal: Principal | undefined, title: string, body?: Record<string, unknown>) =>
+  new AppError(principal && isOpenDelivery(principal) ? 422 : 400, title, body ? { body } : {});
+export const alreadySameEvent = (principal?: Principal) => refused(principal, 'Order has already same event type');
+export const noRequestToAnswer = (principal?: Principal) => refused(principal, 'No cancellation request to answer');
+const CAS_ATTEMPTS = 5;
+
+/**
+ * D28.3: Open Delivery's answer to a repeated requestCancellation says how the earlier request
+ * ended, once it has: the order was cancelled, or the platform denied the request.
+ */
+export function cancellationOutcome(order: OrderRow): 'CANCELLED' | 'CANCELLATION_REQUEST_DENIED' | undefined {
+  if (order.status === 'CANCELLED') return 'CANCELLED';
+  const denied =
+    order.pos_cancellation === null &&
+    order.event_types.includes('CANCELLATION_REQUESTED') &&
+    order.event_types.includes('CANCELLATION_REQUEST_DENIED');
+  return denied ? 'CANCELLATION_REQUEST_DENIED' : undefined;
+}
+
+/** D28.7: tracking distances arrive as numbers or decimal strings; they are kept as numbers. */
+export function withNumericDistances<T>(info: T): T {
+  const address = (info as { geoLocalization?: { lastAddress?: Record<string, unknown> } } | undefined)?.geoLocalization
+    ?.lastAddress;
+  if (!address) return info;
+  const geo = (info as { geoLocalization: Record<string, unknown> }).geoLocalization;
+  const lastAddress = { ...address };
+  for (const field of ['distanceToPickup', 'distanceToDelivery']) {
+    if (typeof lastAddress[field] === 'string') lastAddress[field] = Number(lastAddress[field]);
+  }
+  return { ...info, geoLocalization: { ...geo, lastAddress } };
+}
+
+class VersionConflict extends Error {}
+
+export interface PlannedEvent {
+  eventType: OrderEventType;
+  metadata?: Record<string, unknown>;
+  polled?: boolean;
+}
+
+/** What one change does: the new state fields and the events it raises (in order). */
+export interface Plan {
+  state?: Partial<OrderState>;
+  events: PlannedEvent[];
+  tracking?: { keyId: string | null; body: unknown };
+}
+
+export function createOrderChanges(deps: { db: Db; clock: Clock; events: EventsService }) {
+  const { db, clock, events } = deps;
+
+  async function loadOwned(q: Queryable, orderId: string, merchantId: string | undefined): Promise<OrderRow> {
+    const order = await repo.findOrder(q, orderId);
+    // D21: another merchant's order is indistinguishable from a missing one.
+    if (!order || (merchantId !== undefined && order.merchant_id !== merchantId)) throw orderNotFound();
+    return order;
+  }
+
+  /** Writes one decided change: compare-and-set of the state, tracking, then the events. */
+  async function applyPlan(tx: Queryable, order: OrderRow, plan: Plan): Promise<void> {
+    const current = repo.stateOf(order);
+    const polled = plan.events.filter((e) => e.polled !== false).map((e) => e.eventType);
+    const next: OrderState = {
+      ...current,
+      ...plan.state,
+      lastEvent: polled.at(-1) ?? current.lastEvent,
+      eventTypes: [...new Set([...current.eventTypes, ...polled])],
+    };
+    const at = clock.now();
+    if (!(await repo.updateOrderIfVersion(tx, order.id, order.version, next, at))) throw new VersionConflict();
+    if (plan.tracking) {
+      await repo.insertTracking(tx, { id: newId(), orderId: order.id, ...plan.tracking, at });
+    }
+    for (const e of plan.events) {
+      await events.recordEvent(tx, { merchantId: order.merchant_id, orderId: order.id, ...e });
+    }
+  }
+
+  /**
+   * One state change: read, decide (pure rules), compare-and-set, record the events, all in one
+   * transaction. A concurrent change makes the CAS miss; the whole decision is then re-made
+   * on the fresh row (which usually turns it into a rule error such as a duplicate).
+   */
+  async function change(
+    orderId: string,
+    merchantId: string | undefined,
+    decide: (order: OrderRow) => Plan,
+  ): Promise<OrderRow> {
+    for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+      try {
+        return await db.transaction(async (tx) => {
+          const order = await loadOwned(tx, orderId, merchantId);
+          await applyPlan(tx, order, decide(order));
+          return order;
+        });
+      } catch (error) {
+        if (error instanceof VersionConflict) continue;
+        throw error;
+      }
+    }
+    throw conflict('The order changed concurrently; try again');
+  }
+
+  /** A lifecycle move of D7: refuses a repeat of the same event, then applies the table. */
+  function lifecycle(order: OrderRow, action: LifecycleAction, refuseRepeat: boolean, principal?: Principal): Plan {
+    const eventType = ACTION_EVENT[action];
+    if (refuseRepeat && order.event_types.includes(eventType)) throw alreadySameEvent(principal);
+    // D29: a takeout order the customer has picked up does not become ready again.
+    if (action === 'readyForPickup' && order.event_types.includes('PICKED_UP')) {
+      throw refused(principal, 'Order is PICKED_UP');
+    }
+    const result = nextStatus(order.status, action, order.type);
+    if (!result.ok) throw refused(principal, result.reason);
+    return { state: { status: result.next }, events: [{ eventType }] };
+  }
+
+  /** D29: PREPARING or PICKED_UP, which change lastEvent and not the status (order-state.ts). */
+  function progress(order: OrderRow, action: ProgressAction, principal: Principal): Plan {
+    const eventType = PROGRESS_EVENT[action];
+    if (order.event_types.includes(eventType)) throw alreadySameEvent(principal);
+    const result = progressAllowed(order.status, action, order.type, order.event_types);
+    if (!result.ok) throw refused(principal, result.reason);
+    return { events: [{ eventType }] };
+  }
+
+  /** Cancelling closes whatever cancellation requests were open. */
+  const cancelled = (order: OrderRow, reason: CancellationRequest): Plan => {
+    const plan = lifecycle(order, 'cancel', false);
+    return {
+      state: { ...plan.state, customerCancellation: null, posCancellation: null },
+      events: [{ eventType: 'CANCELLED', metadata: { reason: reason.reason, code: reason.code } }],
+    };
+  };
+
+  return { loadOwned, applyPlan, change, lifecycle, progress, cancelled };
+}
+
+export type OrderChanges = ReturnType<typeof createOrderChanges>;

@@ -1,0 +1,30 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from 'typebox';
+import { errorResponses } from '../../lib/schemas.js';
+import { OdVersionOrderingApp } from '../opendelivery/index.js';
+
+/**
+ * D29: `GET /v1/versions/orderingApp`, Open Delivery's "which versions does this ordering
+ * application implement", asked before any token exists. The platform implements the order and
+ * merchant routes of Open Delivery 1.7.0, whose route groups are numbered 1.6.0, and delivers
+ * events both ways.
+ */
+export const ORDERING_APP_VERSIONS: Static<typeof OdVersionOrderingApp> = {
+  merchant: { version: '1.6.0' },
+  order: { version: '1.6.0', availableEventsMethods: ['POLLING', 'WEBHOOK'] },
+};
+
+export const versionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/versions/orderingApp',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'The Open Delivery versions this service implements (D29); no token, both profiles',
+        security: [],
+        response: { 200: OdVersionOrderingApp, ...errorResponses(429) },
+      },
+    },
+    async () => ORDERING_APP_VERSIONS,
+  );
+};

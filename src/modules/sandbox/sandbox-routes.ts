@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, Uuid } from '../../lib/schemas.js';
+import { PlayScenarioBody, ScenarioPlayed, ScenarioSummary } from './sandbox-schemas.js';
+import type { SandboxService } from './sandbox-service.js';
+
+// Sandbox only (D25): app.ts registers these plugins only when CLEAVER_ENV=sandbox, so in
+// production the paths answer 404 `{title, status}` like any unknown route.
+
+const SANDBOX_NOTE =
+  'Sandbox only (CLEAVER_ENV=sandbox); 404 in production. Products come from the merchant catalog; ' +
+  'a merchant without one gets 400.';
+const listSchema = { 200: Type.Array(ScenarioSummary) };
+const playDescription =
+  'Places an order shaped by the scenario from the catalog and plays what follows (customer cancellation, ' +
+  'logistics partner updates, platform events) through the same paths as the operator API and the ' +
+  `logistics partner, so events, polling and webhooks are exactly as in production. ${SANDBOX_NOTE}`;
+
+/** GET/POST /v1/sandbox/scenarios: the POS plays scenarios on its own merchant, with its token. */
+export const posSandboxRoutes: FastifyPluginAsyncTypebox<{ sandbox: SandboxService }> = async (app, { sandbox }) => {
+  const tags = ['sandbox'];
+  app.get(
+    '/sandbox/scenarios',
+    {
+      config: { rateLimit: 'read' },
+      schema: {
+        tags,
+        summary: 'The sandbox scenarios, each with what it raises',
+        description: SANDBOX_NOTE,
+        response: { ...listSchema, ...errorResponses(401, 429) },
+      },
+    },
+    async () => sandbox.listScenarios(),
+  );
+
+  app.post(
+    '/sandbox/scenarios',
+    {
+      schema: {
+        tags,
+        summary: "Play a sandbox scenario on the caller's merchant: an order and the events that follow",
+        description: playDescription,
+        body: PlayScenarioBody,
+        response: { 201: ScenarioPlayed, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const played = await sandbox.play(request.principal.merchantId, request.body.scenario, request.body.options);
+      return reply.code(201).send(played);
+    },
+  );
+};
+
+const MerchantParams = Type.Object({ merchantId: Uuid() });
+
+/** GET/POST /admin/v1/merchants/{merchantId}/sandbox/scenarios: the same, for any merchant. */
+export const operatorSandboxRoutes: FastifyPluginAsyncTypebox<{ sandbox: SandboxService }> = async (
+  app,
+  { sandbox },
+) => {
+  const tags = ['operator', 'sandbox'];
+  // Operator roles (operator-api.md#operators-and-audit), where the operator API has them: a read
+  // for any operator; playing acts on orders like the other customer-side actions (support).
+  app.get(
+    '/merchants/:merchantId/sandbox/scenarios',
+    {
+      schema: {
+        tags,
+        summary: 'The sandbox scenarios, each with what it raises',
+        description: SANDBOX_NOTE,
+        params: MerchantParams,
+        response: { ...listSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await sandbox.requireMerchant(request.params.merchantId);
+      return sandbox.listScenarios();
+    },
+  );
+
+  app.post(
+    '/merchants/:merchantId/sandbox/scenarios',
+    {
+      schema: {
+        tags,
+        summary: 'Play a sandbox scenario on a merchant: an order and the events that follow',
+        description: playDescription,
+        params: MerchantParams,
+        body: PlayScenarioBody,
+        response: { 201: ScenarioPlayed, ...errorResponses(400, 401, 404, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const played = await sandbox.play(request.params.merchantId, request.body.scenario, request.body.options);
+      return reply.code(201).send(played);
+    },
+  );
+};

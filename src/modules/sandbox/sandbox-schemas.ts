@@ -1,0 +1,65 @@
+import { Type } from 'typebox';
+import { DateTime, Uuid } from '../../lib/schemas.js';
+import { ORDER_EVENT_TYPES } from '../events/index.js';
+import { ORDER_STATUSES } from '../orders/index.js';
+import { SCENARIO_NAMES } from './scenarios.js';
+
+const EventType = Type.Enum(ORDER_EVENT_TYPES);
+
+export const ScenarioSummary = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  events: Type.Array(EventType, { description: 'The events a play on a new order raises, in order' }),
+  appliesToExistingOrder: Type.Boolean({
+    description: 'Whether options.orderId may name an order of the merchant to play the steps on',
+  }),
+  existingOrderEvents: Type.Array(EventType, { description: 'The events a play on an existing order raises' }),
+});
+
+export const PlayScenarioBody = Type.Object(
+  {
+    scenario: Type.Enum(SCENARIO_NAMES, { description: 'A name from GET on the same path' }),
+    options: Type.Optional(
+      Type.Object(
+        {
+          orderId: Type.Optional(
+            Uuid({
+              description:
+                'Play the steps after the order is placed (customer cancellation, logistics, platform events) ' +
+                'on this existing order of the merchant instead of placing a new one',
+            }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ScenarioPlayed = Type.Object({
+  scenario: Type.String(),
+  merchantId: Uuid(),
+  orders: Type.Array(
+    Type.Object({
+      id: Uuid(),
+      displayId: Type.String(),
+      type: Type.Enum(['DELIVERY', 'TAKEOUT']),
+      orderTiming: Type.Enum(['INSTANT', 'SCHEDULED']),
+      status: Type.Enum(ORDER_STATUSES),
+      lastEvent: Type.String(),
+      created: Type.Boolean({ description: 'Placed by this play (false: the existing order of options.orderId)' }),
+      orderAmount: Type.Number(),
+      deliveryCode: Type.String({ description: 'What the customer tells the courier (validateCode, spec 4.11)' }),
+    }),
+  ),
+  events: Type.Array(
+    Type.Object({
+      orderId: Uuid(),
+      eventType: EventType,
+      createdAt: DateTime(),
+      polled: Type.Boolean({ description: 'false: a webhook-only event (D8)' }),
+    }),
+    { description: 'Every event this play raised, oldest first' },
+  ),
+});

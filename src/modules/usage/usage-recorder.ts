@@ -1,0 +1,165 @@
+// Counts what every integration key does, in memory, and writes it down in batches: one Map
+// update per request on the hot path, one statement per table every few seconds (and at stop).
+// Losing the last few seconds of counters when a process is killed is accepted: these are
+// operating figures, not records (the audit log and the event log are).
+import type { Db } from '../../db/db.js';
+import type { Clock } from '../../lib/clock.js';
+import type { RouteGroup } from './route-groups.js';
+import * as repo from './usage-repository.js';
+
+const MINUTE = 60_000;
+const MAX_BUCKETS = 200_000;
+
+interface Counter {
+  keyId: string;
+  minute: number;
+  group: RouteGroup;
+  requests: number;
+  errors4xx: number;
+  throttled: number;
+  errors5xx: number;
+  latencyMsSum: number;
+  latencyMsMax: number;
+}
+
+interface Seen {
+  merchantId: string;
+  lastRequestAt: number;
+  lastPollAt: number;
+  lastAckAt: number;
+}
+
+export function createUsageRecorder(deps: {
+  db: Db;
+  clock: Clock;
+  flushEveryMs?: number;
+  onError?: (error: unknown) => void;
+}) {
+  const { db, clock } = deps;
+  let counters = new Map<string, Counter>();
+  let seen = new Map<string, Seen>();
+  let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> | undefined;
+
+  function record(
+    principal: { keyId: string; merchantId: string },
+    group: RouteGroup,
+    status: number,
+    latencyMs: number,
+  ): void {
+    const now = clock.now().getTime();
+    const minute = now - (now % MINUTE);
+    const id = `${principal.keyId}|${minute}|${group}`;
+    let c = counters.get(id);
+    if (!c) {
+      c = {
+        keyId: principal.keyId,
+        minute,
+        group,
+        requests: 0,
+        errors4xx: 0,
+        throttled: 0,
+        errors5xx: 0,
+        latencyMsSum: 0,
+        latencyMsMax: 0,
+      };
+      counters.set(id, c);
+    }
+    c.requests += 1;
+    if (status === 429) c.throttled += 1;
+    else if (status >= 400 && status < 500) c.errors4xx += 1;
+    else if (status >= 500) c.errors5xx += 1;
+    const ms = Math.round(latencyMs);
+    c.latencyMsSum += ms;
+    if (ms > c.latencyMsMax) c.latencyMsMax = ms;
+
+    let s = seen.get(principal.keyId);
+    if (!s) {
+      s = { merchantId: principal.merchantId, lastRequestAt: 0, lastPollAt: 0, lastAckAt: 0 };
+      seen.set(principal.keyId, s);
+    }
+    s.lastRequestAt = now;
+    // Presence counts what worked: a poll or an acknowledgment refused is not a POS at work.
+    if (status < 400) {
+      if (group === 'poll') s.lastPollAt = now;
+      else if (group === 'acknowledge') s.lastAckAt = now;
+    }
+  }
+
+  /** Writes what was counted since the last flush; on failure it is kept for the next one. */
+  async function flush(): Promise<void> {
+    if (flushing) return flushing;
+    const batch = counters;
+    const presence = seen;
+    if (batch.size === 0 && presence.size === 0) return;
+    counters = new Map();
+    seen = new Map();
+    const at = (ms: number) => (ms ? new Date(ms) : null);
+    flushing = (async () => {
+      try {
+        await repo.addUsage(
+          db,
+          [...batch.values()].map((c) => ({ ...c, minute: new Date(c.minute) })),
+        );
+        await repo.advancePresence(
+          db,
+          [...presence.entries()].map(([keyId, s]) => ({
+            keyId,
+            merchantId: s.merchantId,
+            lastRequestAt: at(s.lastRequestAt),
+            lastPollAt: at(s.lastPollAt),
+            lastAckAt: at(s.lastAckAt),
+          })),
+        );
+      } catch (error) {
+        // Database away: keep the figures and merge them into the next flush.
+        for (const [id, c] of batch) {
+          const later = counters.get(id);
+          if (!later) counters.set(id, c);
+          else {
+            later.requests += c.requests;
+            later.errors4xx += c.errors4xx;
+            later.throttled += c.throttled;
+            later.errors5xx += c.errors5xx;
+            later.latencyMsSum += c.latencyMsSum;
+            later.latencyMsMax = Math.max(later.latencyMsMax, c.latencyMsMax);
+          }
+        }
+        for (const [keyId, s] of presence) {
+          const later = seen.get(keyId);
+          if (!later) seen.set(keyId, s);
+          else {
+            later.lastRequestAt = Math.max(later.lastRequestAt, s.lastRequestAt);
+            later.lastPollAt = Math.max(later.lastPollAt, s.lastPollAt);
+            later.lastAckAt = Math.max(later.lastAckAt, s.lastAckAt);
+          }
+        }
+        // A long outage must not grow memory without end: past this, the oldest figures go.
+        if (counters.size > MAX_BUCKETS) {
+          const keep = [...counters.entries()].sort((a, b) => b[1].minute - a[1].minute).slice(0, MAX_BUCKETS / 2);
+          counters = new Map(keep);
+        }
+        deps.onError?.(error);
+      } finally {
+        flushing = undefined;
+      }
+    })();
+    return flushing;
+  }
+
+  return {
+    record,
+    flush,
+    start(): void {
+      timer ??= setInterval(() => void flush(), deps.flushEveryMs ?? 5_000);
+      timer.unref();
+    },
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await flush();
+    },
+  };
+}
+
+export type UsageRecorder = ReturnType<typeof createUsageRecorder>;

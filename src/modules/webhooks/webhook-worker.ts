@@ -1,0 +1,265 @@
+// The webhook delivery worker (D10–D12): the delivery queue for the shared leased-row worker
+// (src/jobs/leased-worker.ts). Due deliveries are claimed with SKIP LOCKED under a lease, POSTed
+// signed, and each attempt's result is group-committed; a failed attempt is scheduled again (with
+// the receiver's Retry-After on 429/503) until the schedule runs out (FAILED). Delivery is at
+// least once; receivers dedupe on webhook-id (the occurrence id, the same on every retry).
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/db.js';
+import { createLeasedWorker, type LeasedQueue } from '../../jobs/leased-worker.js';
+import { throttledReport } from '../../jobs/throttled-report.js';
+import type { Clock } from '../../lib/clock.js';
+import type { LookupFn } from '../../lib/net/address-guard.js';
+import { nextAttemptDelayMs, parseRetryAfter } from './retry-schedule.js';
+import type { Outcome, WebhookMetrics } from './webhook-metrics.js';
+import { createResultWriter } from './webhook-result-writer.js';
+import { createWebhookSender, type SendResult } from './webhook-sender.js';
+import { signWebhook } from './webhook-signing.js';
+import * as repo from './webhooks-repository.js';
+
+/** Spec 4.2: the platform appends this path to the registered base URL. */
+export const ORDER_UPDATE_PATH = '/v1/orderUpdate';
+/** D28: Open Delivery's webhook path, for a URL an opendelivery key registered. */
+export const NEW_EVENT_PATH = '/v1/newEvent';
+
+/** The path of a delivery follows the dialect its body was written in (stored with it). */
+export const webhookPath = (profile: repo.WebhookProfile) =>
+  profile === 'opendelivery' ? NEW_EVENT_PATH : ORDER_UPDATE_PATH;
+
+export interface WebhookWorkerDeps {
+  db: Db;
+  clock: Clock;
+  config: Pick<Config, 'env' | 'appId' | 'webhookRetryScheduleSec' | 'webhookLeaseSec' | 'webhookTimeoutMs'>;
+  /** The signing key: the clear secret of an integration key (D10). */
+  auth: {
+    signingSecret(keyId: string): Promise<string | undefined>;
+    listIntegrationKeys(merchantId: string): Promise<Array<{ id: string; created_at: Date }>>;
+  };
+  metrics: WebhookMetrics;
+  /** DNS resolution for outgoing connections (tests); the system resolver otherwise. */
+  lookup?: LookupFn;
+  random?: () => number;
+  /** Rows claimed per query, and attempts one process runs at once. */
+  batchSize?: number;
+  maxInFlight?: number;
+  onError?: (error: unknown) => void;
+  /** An endpoint started or stopped failing (its health, from the attempts just written). */
+  onHealthChange?: (changes: repo.HealthChange[]) => Promise<void>;
+}
+
+export function createWebhookWorker(deps: WebhookWorkerDeps) {
+  const { db, clock, config, metrics } = deps;
+  const schedule = config.webhookRetryScheduleSec;
+  const leaseMs = config.webhookLeaseSec * 1000;
+  // An attempt always ends (timeout) well before its lease does, so a live worker's delivery is
+  // never claimed twice; only a dead worker's is.
+  const timeoutMs = Math.max(100, Math.min(config.webhookTimeoutMs, leaseMs - 1000));
+  const newSender = () => createWebhookSender({ env: config.env, timeoutMs, lookup: deps.lookup });
+  // Closed by stop() (its keep-alive sockets would hold the process open); made again on use.
+  let sender: ReturnType<typeof createWebhookSender> | undefined;
+  const batchSize = deps.batchSize ?? 100;
+  const maxInFlight = deps.maxInFlight ?? 256;
+  const onError = deps.onError ?? throttledReport('webhook');
+  const writer = createResultWriter(db, { onHealthChange: deps.onHealthChange });
+
+  /** D10: the key that registered the URL; if it was deleted, the newest other active key. */
+  async function signingSecret(merchantId: string, keyId: string | null): Promise<string | undefined> {
+    if (keyId) {
+      const secret = await deps.auth.signingSecret(keyId);
+      if (secret !== undefined) return secret;
+    }
+    const keys = await deps.auth.listIntegrationKeys(merchantId);
+    const newest = [...keys].sort((a, b) => b.created_at.getTime() - a.created_at.getTime());
+    for (const key of newest) {
+      const secret = await deps.auth.signingSecret(key.id);
+      if (secret !== undefined) return secret;
+    }
+    return undefined;
+  }
+
+  async function claim(limit: number): Promise<{ rows: repo.ClaimedRow[]; token: string }> {
+    const now = clock.now();
+    const token = randomUUID();
+    const rows = await repo.claimDueDeliveries(db, {
+      now,
+      limit,
+      leaseToken: token,
+      leaseUntil: new Date(now.getTime() + leaseMs),
+    });
+    return { rows, token };
+  }
+
+  async function finish(
+    row: repo.ClaimedRow,
+    token: string,
+    attempt: { startedAt: Date; target: string | null; result: SendResult },
+    decision: { status: repo.DeliveryStatus; nextAttemptAt: Date | null; outcome: Outcome },
+  ): Promise<void> {
+    const { result } = attempt;
+    await writer.write({
+      deliveryId: row.id,
+      merchantId: row.merchant_id,
+      leaseToken: token,
+      attemptNo: row.attempt_count,
+      startedAt: attempt.startedAt,
+      durationMs: result.durationMs,
+      targetUrl: attempt.target,
+      statusCode: result.statusCode,
+      error: result.error?.slice(0, 1000) ?? null,
+      responseSnippet: result.responseSnippet,
+      status: decision.status,
+      nextAttemptAt: decision.nextAttemptAt,
+      at: clock.now(),
+    });
+    metrics.deliveries.inc({ outcome: decision.outcome });
+    const code = result.statusCode;
+    metrics.attemptDuration.observe(
+      { result: code === null ? 'error' : `${Math.floor(code / 100)}xx` },
+      result.durationMs / 1000,
+    );
+  }
+
+  /** After a failed attempt: the schedule (with Retry-After on 429/503), or FAILED when it is exhausted. */
+  function decideRetry(row: repo.ClaimedRow, result: SendResult, now: Date) {
+    const retryAfterMs =
+      result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter, now) : undefined;
+    const delay = nextAttemptDelayMs(row.attempt_count, schedule, { retryAfterMs, random: deps.random });
+    if (delay === undefined) return { status: 'FAILED' as const, nextAttemptAt: null, outcome: 'failed' as const };
+    return {
+      status: 'PENDING' as const,
+      nextAttemptAt: new Date(now.getTime() + delay),
+      outcome: 'retry_scheduled' as const,
+    };
+  }
+
+  async function attempt(row: repo.ClaimedRow, token: string, secrets: Map<string, Promise<string | undefined>>) {
+    const startedAt = clock.now();
+    const fail = (error: string) => ({ ok: false, statusCode: null, error, durationMs: 0, responseSnippet: null });
+    if (!row.orders_webhook_url) {
+      await finish(
+        row,
+        token,
+        { startedAt, target: null, result: fail('The merchant has no ordersWebhookURL registered') },
+        { status: 'FAILED', nextAttemptAt: null, outcome: 'failed' },
+      );
+      return;
+    }
+    const target = `${row.orders_webhook_url}${webhookPath(row.profile)}`;
+    if (row.webhook_disabled_at) {
+      // D11: disabled by a 410 until the merchant registers again; kept FAILED, replayable.
+      const error = `Webhook disabled after HTTP 410 at ${row.webhook_disabled_at.toISOString()}; the merchant must register its ordersWebhookURL again`;
+      await finish(
+        row,
+        token,
+        { startedAt, target, result: fail(error) },
+        { status: 'FAILED', nextAttemptAt: null, outcome: 'failed' },
+      );
+      return;
+    }
+    const cacheKey = `${row.merchant_id}/${row.webhook_key_id}`;
+    let secretPromise = secrets.get(cacheKey);
+    if (!secretPromise) {
+      secretPromise = signingSecret(row.merchant_id, row.webhook_key_id);
+      secrets.set(cacheKey, secretPromise);
+    }
+    const secret = await secretPromise;
+    if (secret === undefined) {
+      const result = fail(
+        'No active integration key to sign with: the key that registered the webhook was deleted and the merchant has no other',
+      );
+      await finish(row, token, { startedAt, target, result }, decideRetry(row, result, clock.now()));
+      return;
+    }
+    const headers = signWebhook({
+      appId: config.appId,
+      merchantId: row.merchant_id,
+      webhookId: row.occurrence_id,
+      timestampSec: Math.floor(clock.now().getTime() / 1000),
+      body: row.body,
+      secret,
+    });
+    sender ??= newSender();
+    const result = await sender.send(target, headers, row.body);
+    const now = clock.now();
+    if (result.ok) {
+      await finish(
+        row,
+        token,
+        { startedAt, target, result },
+        { status: 'DELIVERED', nextAttemptAt: null, outcome: 'delivered' },
+      );
+      return;
+    }
+    if (result.statusCode === 410) {
+      // D11: the receiver says the endpoint is gone for good.
+      await repo.disableMerchantWebhook(db, row.merchant_id, row.orders_webhook_url, now);
+      result.error = 'HTTP 410 Gone: webhook disabled until the merchant registers its ordersWebhookURL again';
+      await finish(
+        row,
+        token,
+        { startedAt, target, result },
+        { status: 'FAILED', nextAttemptAt: null, outcome: 'failed' },
+      );
+      return;
+    }
+    await finish(row, token, { startedAt, target, result }, decideRetry(row, result, now));
+  }
+
+  /** The delivery queue for the shared leased-row worker (src/jobs/leased-worker.ts). */
+  let secrets = new Map<string, Promise<string | undefined>>();
+  const claimed = new Map<string, string>();
+  const queue: LeasedQueue<repo.ClaimedRow> = {
+    name: 'webhook-deliveries',
+    channel: repo.WEBHOOK_CHANNEL,
+    async claim(limit) {
+      const { rows, token } = await claim(limit);
+      // Signing secrets are looked up once per claimed batch and merchant (D10).
+      secrets = new Map();
+      for (const row of rows) claimed.set(row.id, token);
+      return rows;
+    },
+    async handle(row) {
+      const token = claimed.get(row.id) as string;
+      try {
+        await attempt(row, token, secrets);
+      } finally {
+        claimed.delete(row.id);
+      }
+    },
+    nextWakeAt: () => repo.nextDueAt(db),
+  };
+  const worker = createLeasedWorker(queue, {
+    db,
+    now: () => clock.now(),
+    concurrency: maxInFlight,
+    batchSize,
+    // A result that could not be written (database down) leaves the lease to run out: the
+    // delivery is tried again then — at least once.
+    onError: (error) => onError(error),
+  });
+
+  /** One batch: claim what is due now, attempt it all, record the results. Returns how many. */
+  const runOnce = (limit = batchSize) => worker.runOnce(limit);
+
+  /**
+   * Runs until nothing is due within `maxWaitMs` (tests, CLI): waits for retries that come due
+   * sooner than that, so a compressed schedule plays out to the end.
+   */
+  const drain = (options: { maxWaitMs?: number } = {}) => worker.drain({ maxWaitMs: options.maxWaitMs ?? 5_000 });
+
+  return {
+    runOnce,
+    drain,
+    /** Starts the worker: woken by NOTIFY at once, and by a timer for the next due retry. */
+    start: () => worker.start(),
+    health: () => worker.health(),
+    async stop(): Promise<void> {
+      await worker.stop();
+      const closing = sender;
+      sender = undefined;
+      await closing?.close();
+    },
+  };
+}
+
+export type WebhookWorker = ReturnType<typeof createWebhookWorker>;

@@ -1,0 +1,157 @@
+// Every role against every /admin/v1 and /console route the app registers, enumerated at test
+// time (a route added later is covered without anyone listing it): the observed answer must be
+// 403 exactly when the rules table (modules/operators/access-rules.ts) forbids the role, for the
+// operator API (personal tokens) and the console (sessions), and every call of a route with an
+// audit action must leave that entry, with its status and caller. The bootstrap token passes
+// every rule. The table in docs/security.md must be the rules table.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCESS_RULES, allows, DECLARED_AHEAD, ROLES, type Role } from '../../src/modules/operators/index.js';
+import { type RuledRoute, ruledRoutesOf } from '../../src/plugins/auth-hooks.js';
+import { type ConsoleSession, login, loginAs } from '../console/console-session.js';
+import { ADMIN_TOKEN, bearer, createTestApp, type TestApp } from '../support/test-app.js';
+import { createOperator, type TestOperator } from './support.js';
+
+let t: TestApp;
+const operators = {} as Record<Role, TestOperator>;
+let routes: RuledRoute[];
+
+beforeAll(async () => {
+  t = await createTestApp({ env: { CLEAVER_RATE_LIMIT_LOGIN: '100000', CLEAVER_RATE_LIMIT_WRITE: '100000' } });
+  for (const role of ROLES) operators[role] = await createOperator(t.app, role);
+  routes = ruledRoutesOf(t.app).filter((r) => r.method !== 'HEAD');
+});
+afterAll(() => t.close());
+
+// Ids that exist nowhere: an allowed request is refused for that (404) or for its body (400),
+// never carried out, so one request cannot change what the next one sees.
+const NO_ID = '0f0e0d0c-0b0a-4908-8706-050403020100';
+const urlOf = (pattern: string) => pattern.replace(/:\w+/g, NO_ID);
+
+type Caller = Role | 'bootstrap';
+const CALLERS: Caller[] = [...ROLES, 'bootstrap'];
+const mayCall = (caller: Caller, route: RuledRoute) => caller === 'bootstrap' || allows(caller, route.access);
+
+/** The newest audit entry: every call of a route with an action, allowed or not, must have left it. */
+async function newestAudit(): Promise<string> {
+  const { rows } = await t.database.db.query<{ action: string; status_code: number; actor: string }>(
+    'SELECT action, status_code, actor FROM audit_log ORDER BY id DESC LIMIT 1',
+  );
+  return rows[0] ? `${rows[0].action} ${rows[0].status_code} ${rows[0].actor}` : 'none';
+}
+const actorName = (caller: Caller) => (caller === 'bootstrap' ? 'bootstrap-token' : operators[caller].email);
+
+describe('the rules', () => {
+  it('cover every registered /admin/v1 and /console route, and every rule names a registered route', () => {
+    const registered = new Set(routes.map((r) => `${r.method} ${r.url.length > 1 ? r.url.replace(/\/$/, '') : r.url}`));
+    expect(routes.filter((r) => r.url.startsWith('/admin/v1')).length).toBeGreaterThan(30);
+    expect(routes.filter((r) => r.url.startsWith('/console')).length).toBeGreaterThan(40);
+    for (const r of routes)
+      expect(ACCESS_RULES[`${r.method} ${r.url.replace(/(.)\/$/, '$1')}`], `${r.method} ${r.url}`).toBeDefined();
+    const stale = Object.keys(ACCESS_RULES).filter((k) => !registered.has(k) && !DECLARED_AHEAD.has(k));
+    // The sandbox page exists in sandbox only; createTestApp runs in sandbox.
+    expect(stale).toEqual([]);
+  });
+
+  it('give every change an audit action and no read one', () => {
+    for (const r of routes) {
+      if (r.access === 'public') continue;
+      const changes = r.method !== 'GET';
+      expect(r.action !== undefined, `${r.method} ${r.url}`).toBe(changes);
+    }
+  });
+
+  it('are the table in docs/security.md', () => {
+    const doc = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
+    const rows = [
+      ...doc.matchAll(/^\| `(GET|POST|PATCH|PUT|DELETE) ([^`]+)` +\| (\w+) +\| (?:`([\w.]+)`|—) +\|/gm),
+    ].map((m) => `${m[1]} ${m[2]} ${m[3]} ${m[4] ?? '-'}`);
+    const table = Object.entries(ACCESS_RULES).map(([k, r]) => `${k} ${r.access} ${r.action ?? '-'}`);
+    expect(rows.sort()).toEqual(table.sort());
+  });
+
+  it('refuses to start an app with a route that has no rule', async () => {
+    const { default: Fastify } = await import('fastify');
+    const { requireAccessRules } = await import('../../src/plugins/auth-hooks.js');
+    const app = Fastify();
+    const start = async () => {
+      await app.register(
+        async (scope) => {
+          requireAccessRules(scope, { allowPublic: false });
+          scope.get('/nobody-decided', async () => 'x');
+        },
+        { prefix: '/admin/v1' },
+      );
+      await app.ready();
+    };
+    await expect(start()).rejects.toThrow(/No role rule for GET \/admin\/v1\/nobody-decided/);
+    await app.close();
+  });
+});
+
+describe('operator API: every role against every route', () => {
+  const headersOf = (caller: Caller) =>
+    caller === 'bootstrap' ? bearer(ADMIN_TOKEN) : operators[caller as Role].headers;
+
+  it.each(CALLERS)('%s', async (caller) => {
+    const mismatches: string[] = [];
+    for (const r of routes.filter((x) => x.url.startsWith('/admin/v1'))) {
+      const res = await t.app.inject({ method: r.method as 'GET', url: urlOf(r.url), headers: headersOf(caller) });
+      const expected = mayCall(caller, r) ? 'allowed' : 'forbidden';
+      const observed = res.statusCode === 403 ? 'forbidden' : 'allowed';
+      if (res.statusCode === 403) {
+        expect(res.json()).toEqual({
+          title: `Forbidden: this needs the ${r.access} role (yours is ${caller})`,
+          status: 403,
+        });
+      }
+      if (res.statusCode === 401 || res.statusCode >= 500) mismatches.push(`${r.method} ${r.url}: ${res.statusCode}`);
+      if (expected !== observed) mismatches.push(`${r.method} ${r.url}: ${r.access} rule, got ${res.statusCode}`);
+      if (r.action) {
+        const audited = await newestAudit();
+        const wanted = `${r.action} ${res.statusCode} ${actorName(caller)}`;
+        if (audited !== wanted) mismatches.push(`${r.method} ${r.url}: audit has ${audited}, not ${wanted}`);
+      }
+    }
+    expect(mismatches).toEqual([]);
+  });
+});
+
+describe('console: every role against every route', () => {
+  // Routes that end the session they are called with: the caller logs in again after them.
+  const ENDS_SESSION = new Set(['POST /console/logout', 'POST /console/account/sessions/revoke']);
+  const sessionOf = (caller: Caller) =>
+    caller === 'bootstrap' ? login(t.app) : loginAs(t.app, operators[caller].email, operators[caller].password);
+
+  it.each(CALLERS)('%s', async (caller) => {
+    let s: ConsoleSession = await sessionOf(caller);
+    const mismatches: string[] = [];
+    for (const r of routes.filter((x) => x.url.startsWith('/console') && x.access !== 'public')) {
+      const url = urlOf(r.url);
+      const res = r.method === 'GET' ? await s.get(url) : await s.post(url, {});
+      const expected = mayCall(caller, r) ? 'allowed' : 'forbidden';
+      const observed = res.statusCode === 403 ? 'forbidden' : 'allowed';
+      if (res.statusCode === 403) {
+        expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+        expect(res.body).toContain(`Forbidden: this needs the ${r.access} role (yours is ${caller})`);
+      }
+      // A redirect to the login page would mean the session was lost, not a decision on the role.
+      if (
+        res.statusCode === 303 &&
+        String(res.headers.location).startsWith('/console/login') &&
+        !ENDS_SESSION.has(`${r.method} ${r.url}`)
+      ) {
+        mismatches.push(`${r.method} ${r.url}: sent to login`);
+      }
+      if (res.statusCode >= 500) mismatches.push(`${r.method} ${r.url}: ${res.statusCode}`);
+      if (expected !== observed) mismatches.push(`${r.method} ${r.url}: ${r.access} rule, got ${res.statusCode}`);
+      if (r.action) {
+        const audited = await newestAudit();
+        const wanted = `${r.action} ${res.statusCode} ${actorName(caller)}`;
+        if (audited !== wanted) mismatches.push(`${r.method} ${r.url}: audit has ${audited}, not ${wanted}`);
+      }
+      if (ENDS_SESSION.has(`${r.method} ${r.url}`)) s = await sessionOf(caller);
+    }
+    expect(mismatches).toEqual([]);
+  });
+});

@@ -1,0 +1,187 @@
+// POS presence and usage per integration key (issue "Running for years", items 3 and 4): what a
+// key does is counted by route group, last-seen times say online / late / offline, and the
+// opt-in switch takes a silent merchant off and puts it back when its POS returns.
+import { describe, expect, it } from 'vitest';
+import { manualClock } from '../../src/lib/clock.js';
+import { expectError } from '../support/expect-error.js';
+import { createSimpleOrder } from '../support/orders.js';
+import { adminHeaders, bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
+
+const start = new Date('2026-03-02T15:00:00Z');
+
+async function usageOf(t: TestApp, merchantId: string, keyId: string, hours?: number) {
+  const res = await t.app.inject({
+    url: `/admin/v1/merchants/${merchantId}/integrationKeys/${keyId}/usage${hours ? `?hours=${hours}` : ''}`,
+    headers: adminHeaders,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}
+
+async function merchantStatus(t: TestApp, merchantId: string): Promise<string> {
+  const res = await t.app.inject({ url: `/admin/v1/merchants/${merchantId}`, headers: adminHeaders });
+  return res.json().status;
+}
+
+describe('usage per key and route group', () => {
+  it('counts requests, 4xx and 429 per group, with latency, from what the POS did', async () => {
+    const clock = manualClock(start);
+    const t = await createTestApp({ clock, env: { CLEAVER_RATE_LIMIT_READ: '3' } });
+    try {
+      const me = await createMerchant(t.app);
+      const order = await createSimpleOrder(t.app, me.merchantId);
+      const auth = bearer(me.token);
+      await t.app.inject({ url: '/v1/events:polling', headers: auth }); // 200
+      await t.app.inject({ url: `/v1/orders/${order.id}`, headers: auth }); // 200
+      await t.app.inject({ url: '/v1/orders/00000000-0000-4000-8000-000000000000', headers: auth }); // 404
+      await t.app.inject({ url: '/v1/events:polling', headers: auth }); // 429: read budget is 3
+      const confirm = { createdAt: order.createdAt, orderExternalCode: 'PDV-9' };
+      await t.app.inject({ method: 'POST', url: `/v1/orders/${order.id}/confirm`, headers: auth, payload: confirm });
+      await t.app.inject({ method: 'POST', url: `/v1/orders/${order.id}/confirm`, headers: auth, payload: confirm }); // 400
+      await t.services.usageRecorder.flush();
+
+      const usage = await usageOf(t, me.merchantId, me.keyId);
+      const group = (name: string) => usage.groups.find((g: { group: string }) => g.group === name);
+      expect(group('poll')).toMatchObject({ requests: 2, throttled: 1, errors4xx: 0, errors5xx: 0 });
+      expect(group('orders-read')).toMatchObject({ requests: 2, errors4xx: 1, throttled: 0 });
+      expect(group('order-actions')).toMatchObject({ requests: 2, errors4xx: 1 });
+      expect(group('poll').meanLatencyMs).toBeGreaterThanOrEqual(0);
+      expect(usage.hourly.map((h: { group: string }) => h.group).sort()).toEqual([
+        'order-actions',
+        'orders-read',
+        'poll',
+      ]);
+      // Presence counts what worked: the poll that got 429 does not move lastPollAt.
+      expect(usage.presence).toMatchObject({ state: 'online', lastPollAt: start.toISOString() });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 404 for a key of another merchant and 400 naming hours out of range', async () => {
+    const t = await createTestApp();
+    try {
+      const me = await createMerchant(t.app);
+      const other = await createMerchant(t.app, 'Outra');
+      const foreign = await t.app.inject({
+        url: `/admin/v1/merchants/${me.merchantId}/integrationKeys/${other.keyId}/usage`,
+        headers: adminHeaders,
+      });
+      expectError(foreign, 404, 'Integration key not found');
+      const tooLong = await t.app.inject({
+        url: `/admin/v1/merchants/${me.merchantId}/integrationKeys/${me.keyId}/usage?hours=1000`,
+        headers: adminHeaders,
+      });
+      expectError(tooLong, 400, 'hours must be <= 168 (query)');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('presence', () => {
+  it('online, late, offline by the thresholds, shown with each key of the merchant', async () => {
+    const clock = manualClock(start);
+    const t = await createTestApp({
+      clock,
+      env: { CLEAVER_PRESENCE_LATE_SEC: '120', CLEAVER_PRESENCE_OFFLINE_SEC: '900' },
+    });
+    try {
+      const me = await createMerchant(t.app);
+      await t.app.inject({ url: '/v1/events:polling', headers: bearer(me.token) });
+      await t.services.usageRecorder.flush();
+      const states: string[] = [];
+      for (const advance of [0, 200_000, 800_000]) {
+        clock.advance(advance);
+        const res = await t.app.inject({ url: `/admin/v1/merchants/${me.merchantId}`, headers: adminHeaders });
+        states.push(res.json().integrationKeys[0].presence.state);
+      }
+      expect(states).toEqual(['online', 'late', 'offline']);
+      const metrics = await t.app.inject({ url: '/metrics' });
+      expect(metrics.body).toContain('cleaver_pos_keys{state="offline"} 1');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the opt-in switch takes a silent merchant off and back on, in its history; an operator’s choice stands', async () => {
+    const clock = manualClock(start);
+    const t = await createTestApp({ clock, env: { CLEAVER_PRESENCE_AUTO_UNAVAILABLE_SEC: '600' } });
+    try {
+      const me = await createMerchant(t.app);
+      const poll = () => t.app.inject({ url: '/v1/events:polling', headers: bearer(me.token) });
+      await poll();
+      await t.services.usageRecorder.flush();
+
+      expect(await t.services.usage.applyPresenceSwitch()).toEqual({ off: [], on: [] });
+      clock.advance(700_000);
+      expect(await t.services.usage.applyPresenceSwitch()).toEqual({ off: [me.merchantId], on: [] });
+      expect(await merchantStatus(t, me.merchantId)).toBe('UNAVAILABLE');
+      // Idempotent: a second run (another worker) changes nothing.
+      expect(await t.services.usage.applyPresenceSwitch()).toEqual({ off: [], on: [] });
+
+      await poll();
+      await t.services.usageRecorder.flush();
+      expect(await t.services.usage.applyPresenceSwitch()).toEqual({ off: [], on: [me.merchantId] });
+      expect(await merchantStatus(t, me.merchantId)).toBe('AVAILABLE');
+
+      const history = await t.app.inject({
+        url: `/admin/v1/merchants/${me.merchantId}/history`,
+        headers: adminHeaders,
+      });
+      expect(history.json()).toEqual([
+        {
+          at: new Date(start.getTime() + 700_000).toISOString(),
+          kind: 'status',
+          detail: { from: 'UNAVAILABLE', to: 'AVAILABLE', by: 'presence', reason: 'the POS is back' },
+        },
+        {
+          at: new Date(start.getTime() + 700_000).toISOString(),
+          kind: 'status',
+          detail: {
+            from: 'AVAILABLE',
+            to: 'UNAVAILABLE',
+            by: 'presence',
+            silentSince: new Date(start.getTime() + 100_000).toISOString(),
+          },
+        },
+      ]);
+
+      // An operator switches it off by hand: presence never turns it back on.
+      clock.advance(700_000);
+      const off = await t.app.inject({
+        method: 'PATCH',
+        url: `/admin/v1/merchants/${me.merchantId}`,
+        headers: adminHeaders,
+        payload: { status: 'UNAVAILABLE' },
+      });
+      expect(off.statusCode).toBe(200);
+      await poll();
+      await t.services.usageRecorder.flush();
+      expect(await t.services.usage.applyPresenceSwitch()).toEqual({ off: [], on: [] });
+      expect(await merchantStatus(t, me.merchantId)).toBe('UNAVAILABLE');
+      const latest = await t.app.inject({
+        url: `/admin/v1/merchants/${me.merchantId}/history?limit=1`,
+        headers: adminHeaders,
+      });
+      expect(latest.json()[0].detail).toEqual({ from: 'AVAILABLE', to: 'UNAVAILABLE', by: 'operator' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('off by default: a silent merchant stays as it is', async () => {
+    const clock = manualClock(start);
+    const t = await createTestApp({ clock });
+    try {
+      const me = await createMerchant(t.app);
+      await t.app.inject({ url: '/v1/events:polling', headers: bearer(me.token) });
+      await t.services.usageRecorder.flush();
+      clock.advance(30 * 86_400_000);
+      expect(await t.services.usage.applyPresenceSwitch()).toEqual({ off: [], on: [] });
+      expect(await merchantStatus(t, me.merchantId)).toBe('AVAILABLE');
+    } finally {
+      await t.close();
+    }
+  });
+});
