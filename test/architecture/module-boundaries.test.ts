@@ -61,6 +61,9 @@ const ALLOWED: Array<{ file: string; table: string }> = [
   { file: 'src/modules/webhooks/webhooks-repository.ts', table: 'merchants' },
   // The outbox write picks the body in the dialect of the key that registered the URL (D28).
   { file: 'src/modules/webhooks/webhooks-repository.ts', table: 'integration_keys' },
+  // Endpoint health joins the merchant's webhook URL and disables it with a reason (merchants'
+  // webhook columns are the webhooks module's to write, as registration does).
+  { file: 'src/modules/webhooks/endpoint-health-repository.ts', table: 'merchants' },
   // The merchant record's head query reads status and times with the catalog version (D24).
   { file: 'src/modules/catalog/catalog-repository.ts', table: 'merchants' },
 ];

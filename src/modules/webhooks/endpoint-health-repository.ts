@@ -1,0 +1,131 @@
+// Endpoint health of each merchant's webhook endpoint, read by operators and notices:
+// its state from recent attempts, when it started failing, and disabling with a reason. Kept
+// apart from the delivery queue's statements; webhooks-repository re-exports it.
+import type { Queryable } from '../../db/db.js';
+
+export interface HealthChange {
+  merchant_id: string;
+  previous: 'healthy' | 'failing' | null;
+  state: 'healthy' | 'failing';
+  failing_since: Date | null;
+  last_error: string | null;
+  url: string | null;
+}
+
+/**
+ * Folds a batch of attempt outcomes into each merchant's endpoint health, set-based, and returns
+ * the merchants whose state changed. Only the latest outcome per merchant counts; a failure
+ * keeps the time the endpoint started failing.
+ */
+export async function updateEndpointHealth(
+  db: Queryable,
+  outcomes: Array<{ merchantId: string; ok: boolean; error: string | null; at: Date }>,
+): Promise<HealthChange[]> {
+  if (outcomes.length === 0) return [];
+  const { rows } = await db.query<HealthChange>(
+    `WITH r AS (
+       SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::text[], $4::timestamptz[]) AS r(merchant_id, ok, error, at)
+     ), latest AS (
+       SELECT DISTINCT ON (merchant_id) merchant_id, ok, error, at FROM r ORDER BY merchant_id, at DESC
+     ), first_failure AS (
+       SELECT merchant_id, min(at) AS at FROM r WHERE NOT ok GROUP BY merchant_id
+     ), previous AS (
+       SELECT h.merchant_id, h.state FROM webhook_endpoint_health h WHERE h.merchant_id IN (SELECT merchant_id FROM latest)
+     ), upserted AS (
+       INSERT INTO webhook_endpoint_health AS h
+              (merchant_id, state, failing_since, last_error, last_success_at, last_attempt_at, changed_at)
+       SELECT l.merchant_id, CASE WHEN l.ok THEN 'healthy' ELSE 'failing' END,
+              CASE WHEN l.ok THEN NULL ELSE f.at END, CASE WHEN l.ok THEN NULL ELSE l.error END,
+              CASE WHEN l.ok THEN l.at END, l.at, l.at
+         FROM latest l LEFT JOIN first_failure f ON f.merchant_id = l.merchant_id
+       ON CONFLICT (merchant_id) DO UPDATE SET
+         state = EXCLUDED.state,
+         failing_since = CASE WHEN EXCLUDED.state = 'healthy' THEN NULL
+                              ELSE COALESCE(h.failing_since, EXCLUDED.failing_since) END,
+         last_error = COALESCE(EXCLUDED.last_error, h.last_error),
+         last_success_at = COALESCE(EXCLUDED.last_success_at, h.last_success_at),
+         last_attempt_at = GREATEST(h.last_attempt_at, EXCLUDED.last_attempt_at),
+         changed_at = CASE WHEN h.state = EXCLUDED.state THEN h.changed_at ELSE EXCLUDED.changed_at END
+       RETURNING h.merchant_id, h.state, h.failing_since, h.last_error
+     )
+     SELECT u.merchant_id, p.state AS previous, u.state, u.failing_since, u.last_error, m.orders_webhook_url AS url
+       FROM upserted u LEFT JOIN previous p ON p.merchant_id = u.merchant_id
+       JOIN merchants m ON m.id = u.merchant_id
+      WHERE p.state IS DISTINCT FROM u.state`,
+    [
+      outcomes.map((o) => o.merchantId),
+      outcomes.map((o) => o.ok),
+      outcomes.map((o) => o.error),
+      outcomes.map((o) => o.at),
+    ],
+  );
+  return rows;
+}
+
+export interface EndpointHealthRow {
+  merchant_id: string;
+  url: string | null;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  state: 'healthy' | 'failing' | null;
+  failing_since: Date | null;
+  last_error: string | null;
+  last_success_at: Date | null;
+  last_attempt_at: Date | null;
+}
+
+export async function endpointHealthOf(db: Queryable, merchantIds: string[]): Promise<EndpointHealthRow[]> {
+  const { rows } = await db.query<EndpointHealthRow>(
+    `SELECT m.id AS merchant_id, m.orders_webhook_url AS url, m.webhook_disabled_at AS disabled_at,
+            m.webhook_disabled_reason AS disabled_reason, h.state, h.failing_since, h.last_error,
+            h.last_success_at, h.last_attempt_at
+       FROM merchants m LEFT JOIN webhook_endpoint_health h ON h.merchant_id = m.id
+      WHERE m.id = ANY($1::uuid[])`,
+    [merchantIds],
+  );
+  return rows;
+}
+
+/** Endpoints failing since before `before` whose webhook is still enabled. */
+export async function failingSince(
+  db: Queryable,
+  before: Date,
+  limit: number,
+): Promise<Array<{ merchant_id: string; url: string }>> {
+  const { rows } = await db.query<{ merchant_id: string; url: string }>(
+    `SELECT h.merchant_id, m.orders_webhook_url AS url FROM webhook_endpoint_health h JOIN merchants m ON m.id = h.merchant_id
+      WHERE h.state = 'failing' AND h.failing_since < $1 AND m.webhook_disabled_at IS NULL
+        AND m.orders_webhook_url IS NOT NULL
+      ORDER BY h.failing_since LIMIT $2`,
+    [before, limit],
+  );
+  return rows;
+}
+
+/** Disables a merchant's webhook with a reason (a 410, or failing too long), unless re-registered since. */
+export async function disableWebhookWithReason(
+  db: Queryable,
+  merchantId: string,
+  baseUrl: string,
+  reason: string,
+  at: Date,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE merchants SET webhook_disabled_at = $3, webhook_disabled_reason = $4, updated_at = $3
+      WHERE id = $1 AND orders_webhook_url = $2 AND webhook_disabled_at IS NULL`,
+    [merchantId, baseUrl, at, reason],
+  );
+  return rowCount > 0;
+}
+
+export async function countEndpointsByState(
+  db: Queryable,
+): Promise<{ healthy: number; failing: number; disabled: number }> {
+  const { rows } = await db.query<{ healthy: number; failing: number; disabled: number }>(
+    `SELECT count(*) FILTER (WHERE m.webhook_disabled_at IS NULL AND h.state = 'healthy')::int AS healthy,
+            count(*) FILTER (WHERE m.webhook_disabled_at IS NULL AND h.state = 'failing')::int AS failing,
+            (SELECT count(*)::int FROM merchants WHERE webhook_disabled_at IS NOT NULL) AS disabled
+       FROM webhook_endpoint_health h JOIN merchants m ON m.id = h.merchant_id`,
+  );
+  return rows[0] ?? { healthy: 0, failing: 0, disabled: 0 };
+}
