@@ -1,3 +1,8 @@
+// The catalog module's service: accepts uploads, pulls and Open Delivery notifications as syncs
+// (D16), runs the sync worker, and builds the merchant record with a short cache (D24). Size: the
+// service is the one closure that owns the cache and the worker; the planning, the apply and the
+// processing it calls live in their own files (catalog-*-plan, catalog-apply-repository,
+// catalog-sync-process).
 import { badRequest, notFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { toDecimalString, toNumber } from '../../lib/money.js';

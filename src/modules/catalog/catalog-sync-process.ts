@@ -2,7 +2,8 @@
 // POS (D20) or an Open Delivery notification (POST, D29). A pull fetches outside any transaction,
 // decides which format the answer is in (our MERCHANT upload body or an Open Delivery Merchant)
 // and skips a menu that did not change; then each sync is applied in one transaction that also
-// records its outcome, compare-and-set on the worker's lease.
+// records its outcome, compare-and-set on the worker's lease. Size: the three kinds share the
+// lease check, the outcome record and the unchanged-menu test, which must not drift apart.
 import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import type { LookupFn } from '../../lib/net/address-guard.js';

@@ -12,7 +12,7 @@
 //   status      a product is UNAVAILABLE when its item or its offer is
 //   images      `images` (MAIN first) when not empty, else `image`; one image per product
 //   options     option groups and options are not held; items used only as options are no products
-// One file, one walk (items → offers → menus → categories → products), read top to bottom like
+// Size: one file, one walk (items → offers → menus → categories → products), read top to bottom like
 // planMerchantUpload; the field readers it shares with notifications are in od-entity-fields.ts.
 import {
   type Availability,

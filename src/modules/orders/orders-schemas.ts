@@ -1,3 +1,6 @@
+// The order's shapes (spec 4.5 to 4.12) as TypeBox schemas: the order a POS reads, the bodies of
+// its actions and the platform's order creation. Size: one schema per spec table, kept together so
+// a reader can hold this file beside the spec and check it field by field.
 import { Type } from 'typebox';
 import { DateTime, Uuid } from '../../lib/schemas.js';
 import { ORDER_EVENT_TYPES } from '../events/index.js';

@@ -1,8 +1,12 @@
+// Every statement on the webhook delivery queue (D10, D11): the outbox insert, the claim, the
+// attempt results, requeues and the operator's reads. Size: the statements share the column list
+// and the "waits for an earlier delivery of its order" clause, which must stay identical in the
+// claim and in the reads that explain a wait; endpoint health lives in its own file.
 import type { Queryable } from '../../db/db.js';
 
-/** The NOTIFY channel that wakes delivery workers (on PGlite too: NOTIFY reaches its own listeners). */
 export * from './endpoint-health-repository.js';
 
+/** The NOTIFY channel that wakes delivery workers (on PGlite too: NOTIFY reaches its own listeners). */
 export const WEBHOOK_CHANNEL = 'cleaver_webhook_deliveries';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
