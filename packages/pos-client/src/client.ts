@@ -307,6 +307,17 @@ export function createPosClient(options: PosClientOptions) {
     async preparing(orderId: string): Promise<void> {
       await lifecycleAction(orderId, 'preparing');
     },
+    /** Open Delivery's "customer picked up" on a TAKEOUT order (202, PICKED_UP). Resent like confirm. */
+    async pickedUp(orderId: string): Promise<void> {
+      await lifecycleAction(orderId, 'pickedUp');
+    },
+    /**
+     * Open Delivery's `PATCH …/details`: when preparation should start (200, no event). Setting the
+     * same time again changes nothing, so it is resent freely.
+     */
+    async updateDetails(orderId: string, details: { preparationStartDateTime: string }): Promise<void> {
+      await authorized({ method: 'PATCH', path: orderPath(orderId, 'details'), body: details, idempotent: true });
+    },
     /** D6 (202), optional tracking info as in 4.12. Resent like confirm. */
     async dispatch(orderId: string, body?: { deliveryTrackingInfo?: DeliveryTrackingInfo }): Promise<void> {
       await lifecycleAction(orderId, 'dispatch', body);

@@ -148,9 +148,12 @@ export interface MerchantRecord {
 export const ORDER_EVENT_TYPES = [
   'CREATED',
   'CONFIRMED',
+  // Open Delivery's optional progress events (POST …/preparing and …/pickedUp), both profiles.
+  'PREPARING',
   'READY_FOR_PICKUP',
   'DISPATCHED',
   'PICKUP_AREA_ASSIGNED',
+  'PICKED_UP',
   'DELIVERED',
   'CONCLUDED',
   'CANCELLATION_REQUESTED',

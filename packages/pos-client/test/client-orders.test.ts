@@ -148,6 +148,25 @@ describe('pos-client against a real server: orders and the polling loop', () => 
     const missing = await client.getOrder('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e);
     expect(missing).toMatchObject({ status: 404, title: 'Order not found' });
 
+    // Open Delivery's progress actions, available to every profile: preparing, details, pickedUp.
+    const takeout = await op.createOrder(merchantId, { type: 'TAKEOUT', items: [{ productId: burger, quantity: 1 }] });
+    const created = await client.getOrder(takeout.id);
+    await client.confirm(takeout.id, { createdAt: created.createdAt, orderExternalCode: 'PDV-8' });
+    await client.preparing(takeout.id);
+    expect((await client.getOrder(takeout.id)).lastEvent).toBe('PREPARING');
+    const start = new Date(Date.now() + 10 * 60_000).toISOString();
+    await client.updateDetails(takeout.id, { preparationStartDateTime: start });
+    const detailed = (await client.getOrder(takeout.id)) as unknown as { preparationStartDateTime?: string };
+    expect(new Date(detailed.preparationStartDateTime ?? 0).toISOString()).toBe(start);
+    await client.readyForPickup(takeout.id);
+    await client.pickedUp(takeout.id);
+    expect((await client.getOrder(takeout.id)).lastEvent).toBe('PICKED_UP');
+    const badDetails = await client
+      .updateDetails(takeout.id, { preparationStartDateTime: 'tomorrow' })
+      .catch((e: unknown) => e);
+    expect(badDetails).toMatchObject({ status: 400 });
+    expect((badDetails as { title: string }).title).toContain('preparationStartDateTime');
+
     // Acknowledging in batches of 100 (D4) and re-sending is harmless (4.13 rule 3).
     const events = await client.pollEvents();
     expect(events.length).toBeGreaterThan(5);
