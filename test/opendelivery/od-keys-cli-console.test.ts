@@ -40,6 +40,7 @@ describe('the profile from the CLI', { timeout: 90_000 }, () => {
       profile: 'cleaver',
       createdAt: expect.any(String),
       lastUsedAt: null,
+      presence: expect.objectContaining({ state: 'never' }),
     });
     const positional = await runCli(['keys', 'set-profile', merchantId, String(key?.keyId), 'opendelivery'], env);
     expect(positional.code, positional.stderr).toBe(0);

@@ -24,6 +24,9 @@ afterAll(() => t.close());
 
 const isTypeId = (e: { eventId: string; eventType: string }) => e.eventId === eventIdOf(e.eventType as never);
 
+/** A key no POS has used yet: its presence (README, "POS presence and usage") says so. */
+const NEVER_SEEN = expect.objectContaining({ state: 'never', lastSeenAt: null });
+
 describe('managing the profile of a key (D27)', () => {
   it('is set at creation (default cleaver), listed with the key, changed with PATCH; never a secret', async () => {
     const merchantId = await createMerchantOnly(t.app, 'Açougue Perfis');
@@ -31,8 +34,22 @@ describe('managing the profile of a key (D27)', () => {
     const od = await createKey(t.app, merchantId, 'opendelivery', 'pdv-od');
     const detail = await t.app.inject({ url: `/admin/v1/merchants/${merchantId}`, headers: adminHeaders });
     expect(detail.json().integrationKeys).toEqual([
-      { keyId: plain.keyId, name: 'caixa', profile: 'cleaver', createdAt: expect.any(String), lastUsedAt: null },
-      { keyId: od.keyId, name: 'pdv-od', profile: 'opendelivery', createdAt: expect.any(String), lastUsedAt: null },
+      {
+        keyId: plain.keyId,
+        name: 'caixa',
+        profile: 'cleaver',
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+        presence: NEVER_SEEN,
+      },
+      {
+        keyId: od.keyId,
+        name: 'pdv-od',
+        profile: 'opendelivery',
+        createdAt: expect.any(String),
+        lastUsedAt: null,
+        presence: NEVER_SEEN,
+      },
     ]);
 
     const patched = await setProfile(t.app, merchantId, plain.keyId, 'opendelivery');
@@ -43,6 +60,7 @@ describe('managing the profile of a key (D27)', () => {
       profile: 'opendelivery',
       createdAt: expect.any(String),
       lastUsedAt: null,
+      presence: NEVER_SEEN,
     });
     expect(patched.body).not.toContain(plain.clientSecret);
     // The same value again is harmless.
