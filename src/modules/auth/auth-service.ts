@@ -10,8 +10,9 @@ import { DEFAULT_PROFILE, type IntegrationProfile } from './profiles.js';
 import { createTokenCache, type Principal } from './token-cache.js';
 
 export const TOKEN_LIFETIME_SEC = 43_200; // spec 2.1, 8: fixed
-const ISSUER = 'cleaver';
-const AUDIENCE = 'cleaver:merchant-api';
+// Exported for bench/poll-storm.ts, which mints 100,000 tokens without 100,000 token requests.
+export const ISSUER = 'cleaver';
+export const AUDIENCE = 'cleaver:merchant-api';
 const REVOCATION_POLL_MS = 250; // D15: revocation reaches every instance within 1 s
 /** Feed rows are kept as long as a token lives (D15; key_profile_changes likewise). */
 const FEED_RETENTION_MS = TOKEN_LIFETIME_SEC * 1000;
