@@ -31,14 +31,20 @@ const dbUrl = new URL(base);
 dbUrl.pathname = `/${name}`;
 const children: ChildProcess[] = [];
 
+/** The first match in a child's output; what it writes after that is discarded. */
 function lineFrom(child: ChildProcess, match: RegExp): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let buffer = '';
-    child.stdout?.on('data', (c) => {
+    const onData = (c: Buffer) => {
       buffer += c;
       const m = match.exec(buffer);
-      if (m) resolve(m);
-    });
+      if (m) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve(m);
+      }
+    };
+    child.stdout?.on('data', onData);
     child.on('exit', (code) => reject(new Error(`child exited with ${code}`)));
   });
 }

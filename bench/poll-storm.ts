@@ -44,14 +44,20 @@ const cpuMs = (pid: number) => {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS; // utime, stime
 };
 
+/** The first match in a child's output; what it writes after that is discarded. */
 function lineFrom(child: ChildProcess, match: RegExp): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let buffer = '';
-    child.stdout?.on('data', (c) => {
+    const onData = (c: Buffer) => {
       buffer += c;
       const m = match.exec(buffer);
-      if (m) resolve(m);
-    });
+      if (m) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve(m);
+      }
+    };
+    child.stdout?.on('data', onData);
     child.on('exit', (code) => reject(new Error(`child exited with ${code}`)));
   });
 }
@@ -105,7 +111,9 @@ try {
 
   const servers: { child: ChildProcess; url: string }[] = [];
   for (let i = 0; i < 2; i++) {
-    const child = spawn(process.execPath, ['--enable-source-maps', 'dist/cli.js', 'serve', '--role', 'api'], {
+    // BENCH_STORM_PROF=dir: CPU profiles of the API processes (written when they stop).
+    const prof = process.env.BENCH_STORM_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_STORM_PROF] : [];
+    const child = spawn(process.execPath, [...prof, '--enable-source-maps', 'dist/cli.js', 'serve', '--role', 'api'], {
       env: {
         ...process.env,
         PORT: '0',
@@ -192,7 +200,21 @@ try {
     });
   }
 } finally {
-  for (const child of children) child.kill('SIGKILL');
+  // SIGTERM first: the API processes stop cleanly (and write their profiles).
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
   rmSync(tokensFile, { force: true });
   await new Promise((r) => setTimeout(r, 300));
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -1,6 +1,11 @@
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import { consoleRoutes } from './console/index.js';
 import { badRequest } from './lib/errors.js';
@@ -42,6 +47,13 @@ import type { Services } from './services.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Fastify's two log lines per request ("incoming request", "request completed"). Off unless
+   * LOG_LEVEL is debug or trace (server.ts): writing them cost about a third of the CPU of a 204
+   * poll (docs/benchmarks.md, poll storm). Every request is still counted per route and status
+   * with its duration in /metrics, and errors are still logged.
+   */
+  requestLogging?: boolean;
   redis?: Redis;
   /** Extra routes behind the merchant token and rate limits (benchmarks measure the auth layer with it). */
   extraMerchantRoutes?: FastifyPluginAsync;
@@ -71,6 +83,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const { config, db, auth } = services;
   const app = Fastify({
     logger: options.logger ?? false,
+    logController: new LogController({ disableRequestLogging: !options.requestLogging }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: false,
     // Long ids and literal colons (`/v1/events:polling`) are part of the routes.
@@ -240,10 +253,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
  */
 export async function buildHealthApp(
   services: Services,
-  options: Pick<AppOptions, 'logger' | 'shutdown' | 'workersHealth'> = {},
+  options: Pick<AppOptions, 'logger' | 'requestLogging' | 'shutdown' | 'workersHealth'> = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
+    logController: new LogController({ disableRequestLogging: !options.requestLogging }),
     frameworkErrors: renderFrameworkError,
     clientErrorHandler: renderClientError,
     return503OnClosing: false,

@@ -136,7 +136,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     level: config.logLevel,
     redact: ['req.headers.authorization', 'req.headers["x-app-signature"]', '*.client_secret', '*.clientSecret'],
   };
-  const appOptions = { logger, shutdown, workersHealth: workers?.health };
+  const requestLogging = config.logLevel === 'debug' || config.logLevel === 'trace';
+  const appOptions = { logger, requestLogging, shutdown, workersHealth: workers?.health };
   // Every role listens: the API, or for `--role worker` only health and metrics (D31).
   const app =
     config.role === 'worker'

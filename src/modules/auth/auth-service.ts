@@ -48,7 +48,15 @@ function keyIdFromSecret(secret: string): string | undefined {
 
 export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKey'>; clock: Clock }) {
   const { db, clock } = deps;
-  const jwtKey = deriveKey(deps.config.secretKey, 'jwt-hs256');
+  // Imported once as a CryptoKey: jose imports raw key bytes again on every sign and verify,
+  // which was the largest single cost of a poll with a token new to the process.
+  const jwtKey = globalThis.crypto.subtle.importKey(
+    'raw',
+    deriveKey(deps.config.secretKey, 'jwt-hs256'),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   const sealKey = deriveKey(deps.config.secretKey, 'secret-encryption');
   const hashKey = deriveKey(deps.config.secretKey, 'secret-hash');
   const cache = createTokenCache();
@@ -94,7 +102,7 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
       .setJti(jti)
       .setIssuedAt(iat)
       .setExpirationTime(iat + TOKEN_LIFETIME_SEC)
-      .sign(jwtKey);
+      .sign(await jwtKey);
     return {
       access_token: token,
       token_type: profile === 'opendelivery' ? 'bearer' : 'Bearer',
@@ -105,7 +113,7 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
   /** Signature, algorithm, issuer, audience and expiry; no database. Throws 401. */
   async function verifySignature(token: string): Promise<Principal> {
     try {
-      const { payload } = await jwtVerify(token, jwtKey, {
+      const { payload } = await jwtVerify(token, await jwtKey, {
         algorithms: ['HS256'], // pinned: no `none`, no algorithm confusion (D14)
         issuer: ISSUER,
         audience: AUDIENCE,
