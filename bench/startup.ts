@@ -76,6 +76,7 @@ const common = {
   CLEAVER_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijkl',
   CLEAVER_SECRET_KEY: 'bench-secret-key-0123456789abcdefghijklmno',
   LOG_LEVEL: 'warn',
+  CLEAVER_SHUTDOWN_DRAIN_MS: '0', // rounds stop at once (nothing to drain)
 };
 const serve = ['--enable-source-maps', 'dist/cli.js', 'serve'];
 const READY = /listening on (http:\/\/\S+)/;

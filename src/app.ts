@@ -33,6 +33,7 @@ import { merchantAuth, useOperatorApiAuth } from './plugins/auth-hooks.js';
 import { registerErrorHandling, renderClientError, renderFrameworkError } from './plugins/error-handler.js';
 import { type HealthSources, registerHealthRoutes, registerShutdownHooks } from './plugins/health.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
+import { attachLazySchemas, createLazySchemas } from './plugins/lazy-schemas.js';
 import { registerHttpMetrics } from './plugins/metrics.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import {
@@ -42,7 +43,7 @@ import {
   type RateLimitStore,
   rateLimitHook,
 } from './plugins/rate-limit.js';
-import { validatorCompiler } from './plugins/validation.js';
+import { lazyValidatorCompiler } from './plugins/validation.js';
 import type { Services } from './services.js';
 
 export interface AppOptions {
@@ -81,7 +82,10 @@ const CATALOG_UPLOAD_FACTOR = 4;
 /** Builds the HTTP app from its services. Every module is registered here, with its prefix. */
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config, db, auth } = services;
+  // Route schemas compile on first use or at the server's warm-up (plugins/lazy-schemas.ts).
+  const schemas = createLazySchemas();
   const app = Fastify({
+    schemaController: schemas.schemaController,
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: !options.requestLogging }),
     bodyLimit: config.bodyLimitBytes,
@@ -98,7 +102,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   // D31: first of all hooks, so a stopping process answers before touching anything else.
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(lazyValidatorCompiler(schemas));
+  attachLazySchemas(app, schemas);
   // Bodies are JSON (spec 4); anything else is 415 (D22), not a string handed to validation.
   app.removeContentTypeParser('text/plain');
   // Strict UTF-8, bounded depth, storable text: checked while parsing (src/plugins/json-body.ts).
