@@ -180,13 +180,14 @@ try {
     max: number;
     missed: number;
     sent: number;
+    keys: number;
     statuses: Record<string, number>;
     cpuMs: number;
   }>) {
     const answered = (r.statuses['204'] ?? 0) + (r.statuses['200'] ?? 0);
     const errors = r.sent - answered + r.missed;
     console.log(
-      `${r.name}: ${fmt(r.completedPerSec)} polls/s answered; latency from the scheduled time p50 ${fmt(r.p50, 1)} ms, ` +
+      `${r.name}, ${fmt(r.keys)} distinct keys: ${fmt(r.completedPerSec)} polls/s answered; latency from the scheduled time p50 ${fmt(r.p50, 1)} ms, ` +
         `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max)} ms; answers ${JSON.stringify(r.statuses)}; not sent on time ${r.missed}; ` +
         `CPU of the API processes ${fmt((r.cpuMs / Math.max(1, answered)) * 1000, 0)} µs per poll`,
     );

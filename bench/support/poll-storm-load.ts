@@ -17,6 +17,9 @@ const opts = JSON.parse(process.argv[2] as string) as {
 const tokens = readFileSync(opts.tokensFile, 'utf8').split('\n').filter(Boolean);
 const pools = opts.urls.map((u) => new Pool(u, { connections: Math.ceil(opts.maxInFlight / opts.urls.length) }));
 let next = 0;
+// Phases after the first rotate over the keys the first one reached, so "tokens cached" holds
+// even when the first pass could not reach every key in its time.
+let reached = tokens.length;
 
 async function phase(name: string, seconds: number) {
   const latencies: number[] = [];
@@ -26,10 +29,12 @@ async function phase(name: string, seconds: number) {
   let sent = 0;
   const started = performance.now();
   const total = Math.round(opts.rate * seconds);
+  next = 0;
+  const keys = reached;
   const pending: Promise<void>[] = [];
   const fire = (due: number) => {
     const i = next++;
-    const token = tokens[i % tokens.length] as string;
+    const token = tokens[i % keys] as string;
     const pool = pools[i % pools.length] as Pool;
     inFlight++;
     sent++;
@@ -61,6 +66,7 @@ async function phase(name: string, seconds: number) {
     await new Promise((r) => setTimeout(r, 1));
   }
   await Promise.all(pending);
+  reached = Math.max(1, Math.min(keys, sent));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
@@ -68,6 +74,7 @@ async function phase(name: string, seconds: number) {
     name,
     seconds: elapsed,
     scheduled: total,
+    keys: Math.min(keys, sent),
     sent,
     missed,
     completedPerSec: latencies.length / elapsed,
