@@ -3,7 +3,7 @@
 // Rounds alternate the targets so that load from elsewhere on the machine hits all of them
 // alike; each ratio is the median over the rounds.
 // Run: node --import tsx bench/auth.ts
-import { fmt, load, machine, ratio, startTarget } from './support/measure.js';
+import { fmt, load, machine, median, ratio, reportRow, startTarget } from './support/measure.js';
 
 interface Target {
   bareUrl: string;
@@ -15,7 +15,6 @@ interface Target {
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const { info, child } = await startTarget<Target>('bench/support/auth-target.ts');
 try {
@@ -23,23 +22,30 @@ try {
   const targets = {
     bare: () => load({ url: info.bareUrl, durationSec: SECONDS }),
     app: () => load({ url: `${info.appUrl}/health/live`, durationSec: SECONDS }),
+    open: () => load({ url: `${info.appUrl}/v1/bench/open`, durationSec: SECONDS }),
     authed: () => load({ url: `${info.appUrl}/v1/bench/ping`, headers: auth, durationSec: SECONDS }),
   };
   // Warm up JIT and the token cache.
   for (const run of Object.values(targets)) await run();
 
-  const rows: Record<keyof typeof targets, number[]> = { bare: [], app: [], authed: [] };
+  const rows: Record<keyof typeof targets, number[]> = { bare: [], app: [], open: [], authed: [] };
   const authRatios: number[] = [];
   const appRatios: number[] = [];
+  const healthRatios: number[] = [];
+  const layerRatios: number[] = [];
   let errors = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const bare = await targets.bare();
     const app = await targets.app();
+    const open = await targets.open();
     const authed = await targets.authed();
-    errors += authed.non2xx + app.non2xx;
+    errors += authed.non2xx + app.non2xx + open.non2xx;
     rows.bare.push(bare.requestsPerSec);
     rows.app.push(app.requestsPerSec);
+    rows.open.push(open.requestsPerSec);
     rows.authed.push(authed.requestsPerSec);
+    healthRatios.push(ratio(app.requestsPerSec, bare.requestsPerSec));
+    layerRatios.push(ratio(authed.requestsPerSec, open.requestsPerSec));
     authRatios.push(ratio(authed.requestsPerSec, bare.requestsPerSec));
     appRatios.push(ratio(authed.requestsPerSec, app.requestsPerSec));
   }
@@ -61,6 +67,7 @@ try {
   console.log(`machine: ${machine()}; ${ROUNDS} rounds of ${SECONDS} s, 50 connections; embedded PGlite`);
   console.log(`bare Fastify route              median ${fmt(median(rows.bare))} req/s`);
   console.log(`app route, no auth (/health)    median ${fmt(median(rows.app))} req/s`);
+  console.log(`same route, no auth             median ${fmt(median(rows.open))} req/s`);
   console.log(`authenticated route (cached)    median ${fmt(median(rows.authed))} req/s`);
   console.log(
     `ratio authenticated / bare      ${fmt(authRatio, 2)} (auth + app hooks cost ${fmt((1 - authRatio) * 100, 1)} %; target < 20 %)`,
@@ -69,6 +76,23 @@ try {
   console.log(
     `POST /oauth/token               ${fmt(token.requestsPerSec)} req/s, p99 ${token.p99Ms} ms; ratio to bare ${fmt(ratio(token.requestsPerSec, bareAfter.requestsPerSec), 3)}`,
   );
+  const layer = 1 - median(layerRatios);
+  reportRow({
+    workload: 'auth layer: authenticated route vs the same route without auth (cached token)',
+    baseline: `same route without auth ${fmt(median(rows.open))} req/s`,
+    now: `${fmt(median(rows.authed))} req/s; layer costs ${fmt(layer * 100, 1)} %`,
+    ratio: fmt(median(layerRatios), 2),
+    goal: '≤ 10 %',
+    met: layer <= 0.1,
+  });
+  reportRow({
+    workload: 'app route (/health/live) vs a bare Fastify hello',
+    baseline: `bare Fastify ${fmt(median(rows.bare))} req/s`,
+    now: `${fmt(median(rows.app))} req/s`,
+    ratio: fmt(median(healthRatios), 2),
+    goal: '≥ 0.9×',
+    met: median(healthRatios) >= 0.9,
+  });
   if (errors || token.non2xx) {
     console.log(`errors: ${errors + token.non2xx}`);
     process.exitCode = 1;

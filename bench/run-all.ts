@@ -2,14 +2,19 @@
 // with the machine and the time each took, into docs/benchmarks.md between the markers below.
 // The prose sections of that file (what each figure means) are kept as they are.
 // The soak runs only with BENCH_SOAK=1 (it takes SOAK_SECONDS, 5 minutes by default).
+// Each bench prints its rows of the performance table (`ROW {json}` lines, reportRow in
+// support/measure.ts); they are gathered into one table printed at the end, each figure beside its
+// same-run baseline and ratio. BENCH_ONLY=startup,auth runs a subset (file names without .ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { machine } from './support/measure.js';
+import { loadavg } from 'node:os';
+import { machine, ROW_PREFIX, type TableRow } from './support/measure.js';
 
 const BEGIN = '<!-- bench:results:begin -->';
 const END = '<!-- bench:results:end -->';
 const DOC = 'docs/benchmarks.md';
 
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const benches = [
   { file: 'bench/auth.ts', what: 'auth layer vs bare Fastify route; POST /oauth/token' },
   {
@@ -22,10 +27,23 @@ const benches = [
     what: 'Open Delivery menu of 10k items pulled from a local POS vs the same catalog as a MERCHANT upload',
   },
   { file: 'bench/webhooks.ts', what: 'deliveries per second and commit-to-attempt latency' },
+  { file: 'bench/catalog-crash.ts', what: '20k-item catalog re-run after a worker is killed mid-sync' },
+  {
+    file: 'bench/startup.ts',
+    what: 'start to ready and RSS after start, PostgreSQL and PGlite, vs a bare Fastify hello',
+  },
+  {
+    file: 'bench/logistics-flood.ts',
+    what: 'p99 of other clients while an attacker sends 9 MB wrongly signed logistics bodies',
+  },
+  { file: 'bench/poll-storm.ts', what: '100,000 integration keys polling two API processes on PostgreSQL and Redis' },
   ...(process.env.BENCH_SOAK === '1' ? [{ file: 'bench/soak.ts', what: 'mixed traffic, RSS growth and errors' }] : []),
-].filter((b) => existsSync(b.file));
+]
+  .filter((b) => existsSync(b.file))
+  .filter((b) => !only || only.includes(b.file.replace(/^bench\/|\.ts$/g, '')));
 
 const sections: string[] = [];
+const table: TableRow[] = [];
 let failed = 0;
 for (const bench of benches) {
   process.stdout.write(`\n=== ${bench.file}: ${bench.what}\n`);
@@ -39,17 +57,35 @@ for (const bench of benches) {
   const seconds = Math.round((Date.now() - started) / 1000);
   process.stdout.write(run.stdout ?? '');
   if (run.status !== 0) failed++;
+  const lines = (run.stdout ?? '').split('\n');
+  for (const line of lines) if (line.startsWith(ROW_PREFIX)) table.push(JSON.parse(line.slice(ROW_PREFIX.length)));
+  const text = lines.filter((l) => !l.startsWith(ROW_PREFIX)).join('\n');
   sections.push(
     `### \`${bench.file}\` (${bench.what}; ${seconds} s${run.status === 0 ? '' : `; exit code ${run.status}`})\n\n` +
-      `\`\`\`\n${(run.stdout ?? '').trim()}\n\`\`\``,
+      `\`\`\`\n${text.trim()}\n\`\`\``,
   );
 }
+
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+const summary = [
+  '| workload | baseline in the same run | now | ratio | goal | met |',
+  '|---|---|---|---|---|---|',
+  ...table.map(
+    (r) =>
+      `| ${cell(r.workload)} | ${cell(r.baseline)} | ${cell(r.now)} | ${cell(r.ratio)} | ${cell(r.goal)} | ${r.met ? 'yes' : 'no'} |`,
+  ),
+].join('\n');
+process.stdout.write(`\n=== performance table (same-run baselines)\n${summary}\n`);
 
 const block = [
   BEGIN,
   `## Latest \`npm run bench\` (${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC)`,
   '',
-  `Machine: ${machine()}. PostgreSQL from TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test), PGlite in process.`,
+  `Machine: ${machine()}; load average at the end ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ')}. PostgreSQL on 127.0.0.1:5432 (BENCH_DATABASE_URL / TEST_DATABASE_URL), PGlite in process.`,
+  '',
+  summary,
   '',
   sections.join('\n\n'),
   END,

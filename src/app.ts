@@ -1,6 +1,11 @@
 import formbody from '@fastify/formbody';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyPluginAsync,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import type { Redis } from 'ioredis';
 import { consoleRoutes } from './console/index.js';
 import { badRequest } from './lib/errors.js';
@@ -28,6 +33,7 @@ import { merchantAuth, useOperatorApiAuth } from './plugins/auth-hooks.js';
 import { registerErrorHandling, renderClientError, renderFrameworkError } from './plugins/error-handler.js';
 import { type HealthSources, registerHealthRoutes, registerShutdownHooks } from './plugins/health.js';
 import { registerJsonBodyParser } from './plugins/json-body.js';
+import { attachLazySchemas, createLazySchemas } from './plugins/lazy-schemas.js';
 import { registerHttpMetrics } from './plugins/metrics.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import {
@@ -37,11 +43,18 @@ import {
   type RateLimitStore,
   rateLimitHook,
 } from './plugins/rate-limit.js';
-import { validatorCompiler } from './plugins/validation.js';
+import { lazyValidatorCompiler } from './plugins/validation.js';
 import type { Services } from './services.js';
 
 export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Fastify's two log lines per request ("incoming request", "request completed"). Off unless
+   * LOG_LEVEL is debug or trace (server.ts): writing them cost about a third of the CPU of a 204
+   * poll (docs/benchmarks.md, poll storm). Every request is still counted per route and status
+   * with its duration in /metrics, and errors are still logged.
+   */
+  requestLogging?: boolean;
   redis?: Redis;
   /** Extra routes behind the merchant token and rate limits (benchmarks measure the auth layer with it). */
   extraMerchantRoutes?: FastifyPluginAsync;
@@ -69,8 +82,12 @@ const CATALOG_UPLOAD_FACTOR = 4;
 /** Builds the HTTP app from its services. Every module is registered here, with its prefix. */
 export async function buildApp(services: Services, options: AppOptions = {}): Promise<FastifyInstance> {
   const { config, db, auth } = services;
+  // Route schemas compile on first use or at the server's warm-up (plugins/lazy-schemas.ts).
+  const schemas = createLazySchemas();
   const app = Fastify({
+    schemaController: schemas.schemaController,
     logger: options.logger ?? false,
+    logController: new LogController({ disableRequestLogging: !options.requestLogging }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: false,
     // Long ids and literal colons (`/v1/events:polling`) are part of the routes.
@@ -85,7 +102,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   // D31: first of all hooks, so a stopping process answers before touching anything else.
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(lazyValidatorCompiler(schemas));
+  attachLazySchemas(app, schemas);
   // Bodies are JSON (spec 4); anything else is 415 (D22), not a string handed to validation.
   app.removeContentTypeParser('text/plain');
   // Strict UTF-8, bounded depth, storable text: checked while parsing (src/plugins/json-body.ts).
@@ -240,10 +258,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
  */
 export async function buildHealthApp(
   services: Services,
-  options: Pick<AppOptions, 'logger' | 'shutdown' | 'workersHealth'> = {},
+  options: Pick<AppOptions, 'logger' | 'requestLogging' | 'shutdown' | 'workersHealth'> = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
+    logController: new LogController({ disableRequestLogging: !options.requestLogging }),
     frameworkErrors: renderFrameworkError,
     clientErrorHandler: renderClientError,
     return503OnClosing: false,

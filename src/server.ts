@@ -7,6 +7,7 @@ import { migrate, migrationStatus } from './db/migrate.js';
 import { type OpenedDatabase, openDatabase, waitForDatabase } from './db/open-database.js';
 import { systemClock } from './lib/clock.js';
 import { createShutdownState } from './lifecycle/shutdown-state.js';
+import { warmUpSchemas } from './plugins/lazy-schemas.js';
 import { createServices } from './services.js';
 import { startWorkers } from './workers.js';
 
@@ -136,7 +137,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     level: config.logLevel,
     redact: ['req.headers.authorization', 'req.headers["x-app-signature"]', '*.client_secret', '*.clientSecret'],
   };
-  const appOptions = { logger, shutdown, workersHealth: workers?.health };
+  const requestLogging = config.logLevel === 'debug' || config.logLevel === 'trace';
+  const appOptions = { logger, requestLogging, shutdown, workersHealth: workers?.health };
   // Every role listens: the API, or for `--role worker` only health and metrics (D31).
   const app =
     config.role === 'worker'
@@ -159,6 +161,12 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
   log(`cleaver ${config.env} (${config.role}) on ${opened.description}, listening on ${url}`);
+  // Schemas not used yet compile now, in the background: a broken one still stops the start.
+  warmUpSchemas(app).catch((error: unknown) => {
+    note(`a route schema does not compile: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = STARTUP_EXIT.CONFIG;
+    void stop();
+  });
   if (config.generated.adminToken) {
     log(`operator token (generated, kept in ${config.dataDir}/admin-token): ${config.adminToken}`);
   }

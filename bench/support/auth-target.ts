@@ -30,6 +30,9 @@ const app = await buildApp(services, {
     scope.get('/v1/bench/ping', async () => ({ ok: true }));
   },
 });
+// The same handler outside the merchant scope: every app-wide hook, no bearer check or rate
+// limit, so authed / open is the auth layer alone.
+app.get('/v1/bench/open', async () => ({ ok: true }));
 await app.listen({ port: 0, host: '127.0.0.1' });
 
 const merchant = await services.merchants.createMerchant({ name: 'Bench' });

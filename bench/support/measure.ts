@@ -62,3 +62,21 @@ export function machine(): string {
 export const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+/** One row of the issue's table (docs/benchmarks.md); `npm run bench` collects these lines. */
+export interface TableRow {
+  workload: string;
+  baseline: string;
+  now: string;
+  ratio: string;
+  goal: string;
+  met: boolean;
+}
+
+export const ROW_PREFIX = 'ROW ';
+
+export function reportRow(row: TableRow): void {
+  process.stdout.write(`${ROW_PREFIX}${JSON.stringify(row)}\n`);
+}

@@ -2,7 +2,6 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } f
 import { join } from 'node:path';
 import { type Config, STARTUP_EXIT, StartupError } from '../config.js';
 import { type Db, isDatabaseUnavailable } from './db.js';
-import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 
 export class DataDirLockedError extends StartupError {
@@ -81,6 +80,8 @@ export async function openDatabase(
   }
   const unlock = lockDataDir(config.dataDir);
   try {
+    // Loaded only here: a PostgreSQL deployment never pays for the WebAssembly engine's module.
+    const { openPglite } = await import('./pglite.js');
     const db = await openPglite(join(config.dataDir, 'pgdata'));
     return {
       db,

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { LazySchemas } from './lazy-schemas.js';
 
 // ajv-formats ships CommonJS; its default export is the function under NodeNext.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -20,6 +21,14 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   return ajv.compile(schema as object);
 };
+
+/** The same, each validator compiled on first use or at warm-up (plugins/lazy-schemas.ts). */
+export function lazyValidatorCompiler(schemas: LazySchemas): FastifySchemaCompiler<unknown> {
+  return (route) =>
+    schemas.lazy(() => validatorCompiler(route) as unknown as (data: never) => unknown, true) as unknown as ReturnType<
+      FastifySchemaCompiler<unknown>
+    >;
+}
 
 /** JSON-pointer path of an Ajv error as a dotted field name: `/items/0/name` → `items[0].name`. */
 function fieldPath(instancePath: string): string {

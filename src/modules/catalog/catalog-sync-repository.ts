@@ -97,10 +97,20 @@ export async function claimNextSync(
   return rows[0];
 }
 
-/** The earliest lease expiry among unfinished uploads (the safety sweep's next wake-up). */
-export async function nextLeaseExpiry(db: Queryable): Promise<Date | null> {
+/**
+ * When the safety sweep should look next: the earliest lease expiry among unfinished uploads, or
+ * `now` when a runnable upload has no lease yet. That case is another worker's claim not yet
+ * committed (SKIP LOCKED passed over it): without it, this worker would sleep a whole safety
+ * poll instead of until that claim's lease, and re-run a crashed worker's upload late.
+ */
+export async function nextLeaseExpiry(db: Queryable, now: Date): Promise<Date | null> {
   const { rows } = await db.query<{ at: Date | null }>(
-    `SELECT min(lease_until) AS at FROM catalog_syncs WHERE status = 'PROCESSING'`,
+    `SELECT min(CASE WHEN c.lease_until IS NOT NULL THEN c.lease_until
+                     WHEN NOT EXISTS (SELECT 1 FROM catalog_syncs e
+                                       WHERE e.merchant_id = c.merchant_id AND e.status = 'PROCESSING'
+                                         AND e.seq < c.seq) THEN $1::timestamptz END) AS at
+       FROM catalog_syncs c WHERE c.status = 'PROCESSING'`,
+    [now],
   );
   return rows[0]?.at ?? null;
 }

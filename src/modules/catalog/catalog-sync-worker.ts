@@ -55,7 +55,7 @@ export function createCatalogSyncWorker(deps: CatalogSyncWorkerDeps) {
         clock.now(),
         leaseMs,
       ),
-    nextWakeAt: () => nextLeaseExpiry(db),
+    nextWakeAt: () => nextLeaseExpiry(db, clock.now()),
   };
   const worker = createLeasedWorker(queue, {
     db,

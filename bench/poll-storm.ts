@@ -1,0 +1,223 @@
+// Poll storm (architecture.md#benchmarks): 100,000 integration keys, each polling every 30 s,
+// i.e. 3,300 polls/s, against two API processes (`node dist/cli.js serve --role api`, the
+// production build) on one PostgreSQL database and one Redis (the shared rate-limit counters,
+// D23), almost every poll answering 204. The load generator is a process of its own
+// (support/poll-storm-load.ts, open loop at the target rate).
+// - Keys are created set-based (generate_series: one merchant and one key per row), and their
+//   tokens minted here with the service's signing key and claims (what POST /oauth/token
+//   returns), not through 100,000 token requests. No key has a pending event: every poll is
+//   the common case, a 204.
+// - Phases: the first pass over the keys (every token new to both processes: signature check and
+//   one key-state read each), then a second pass (tokens cached).
+// - CPU per poll: user + system time of both API processes from /proc/PID/stat over each phase,
+//   divided by the polls answered.
+// Configure: BENCH_STORM_KEYS (100000), BENCH_STORM_RATE (3300), BENCH_STORM_SEC (seconds per
+// phase; default keys / rate, one full pass), BENCH_REDIS_URL (redis://127.0.0.1:6379/9; a
+// database index of its own), BENCH_DATABASE_URL.
+// Run: node --import tsx bench/poll-storm.ts
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SignJWT } from 'jose';
+import pg from 'pg';
+import { migrate } from '../src/db/migrate.js';
+import { openPostgres } from '../src/db/postgres.js';
+import { deriveKey } from '../src/lib/crypto.js';
+import { AUDIENCE, ISSUER, TOKEN_LIFETIME_SEC } from '../src/modules/auth/auth-service.js';
+import { fmt, machine, reportRow } from './support/measure.js';
+
+const KEYS = Number(process.env.BENCH_STORM_KEYS ?? 100_000);
+const RATE = Number(process.env.BENCH_STORM_RATE ?? 3_300);
+const SECONDS = Number(process.env.BENCH_STORM_SEC ?? Math.ceil(KEYS / RATE));
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
+const SECRET = 'bench-secret-key-0123456789abcdefghijklmnopqrstu';
+const base =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const TICKS = 100; // /proc clock ticks per second (USER_HZ)
+
+if (!existsSync('dist/cli.js')) execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS; // utime, stime
+};
+
+/** The first match in a child's output; what it writes after that is discarded. */
+function lineFrom(child: ChildProcess, match: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let buffer = '';
+    const onData = (c: Buffer) => {
+      buffer += c;
+      const m = match.exec(buffer);
+      if (m) {
+        child.stdout?.off('data', onData);
+        child.stdout?.resume();
+        resolve(m);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`child exited with ${code}`)));
+  });
+}
+
+const name = `cleaver_bench_storm_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: base });
+await admin.connect();
+await admin.query(`CREATE DATABASE ${name}`);
+const dbUrl = new URL(base);
+dbUrl.pathname = `/${name}`;
+const children: ChildProcess[] = [];
+const tokensFile = join(tmpdir(), `${name}.tokens`);
+
+try {
+  const db = openPostgres({ connectionString: dbUrl.toString() });
+  await migrate(db);
+  const setupStarted = performance.now();
+  await db.query(
+    `INSERT INTO merchants (id, name) SELECT md5('bench-m-' || g)::uuid, 'Açougue ' || g FROM generate_series(1, $1::int) g`,
+    [KEYS],
+  );
+  // The secret columns are never read here (no token requests, no webhooks).
+  await db.query(
+    `INSERT INTO integration_keys (id, merchant_id, name, secret_hash, secret_enc)
+     SELECT md5('bench-k-' || g)::uuid, md5('bench-m-' || g)::uuid, 'storm', 'unused', 'unused'
+       FROM generate_series(1, $1::int) g`,
+    [KEYS],
+  );
+  const { rows } = await db.query<{ id: string; merchant_id: string }>(
+    'SELECT id, merchant_id FROM integration_keys ORDER BY id',
+  );
+  await db.close();
+  const jwtKey = deriveKey(SECRET, 'jwt-hs256');
+  const iat = Math.floor(Date.now() / 1000);
+  const tokens: string[] = [];
+  for (const row of rows) {
+    tokens.push(
+      await new SignJWT({ kid: row.id })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: row.id })
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setSubject(row.merchant_id)
+        .setJti(randomUUID())
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + TOKEN_LIFETIME_SEC)
+        .sign(jwtKey),
+    );
+  }
+  writeFileSync(tokensFile, tokens.join('\n'));
+  const setupSec = (performance.now() - setupStarted) / 1000;
+
+  const servers: { child: ChildProcess; url: string }[] = [];
+  for (let i = 0; i < 2; i++) {
+    // BENCH_STORM_PROF=dir: CPU profiles of the API processes (written when they stop).
+    const prof = process.env.BENCH_STORM_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_STORM_PROF] : [];
+    const child = spawn(process.execPath, [...prof, '--enable-source-maps', 'dist/cli.js', 'serve', '--role', 'api'], {
+      env: {
+        ...process.env,
+        PORT: '0',
+        DATABASE_URL: dbUrl.toString(),
+        REDIS_URL,
+        CLEAVER_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijklmnop',
+        CLEAVER_SECRET_KEY: SECRET,
+        CLEAVER_DATA_DIR: '/nonexistent-bench-dir',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    servers.push({
+      child,
+      url: ((await lineFrom(child, /listening on (http:\/\/\S+)/))[1] as string).replace(/\/$/, ''),
+    });
+  }
+
+  const phases = [
+    { name: 'first pass (tokens new to the processes)', seconds: SECONDS },
+    { name: 'second pass (tokens cached)', seconds: SECONDS },
+  ];
+  const load = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'bench/support/poll-storm-load.ts',
+      JSON.stringify({ urls: servers.map((s) => s.url), tokensFile, rate: RATE, phases, maxInFlight: 512 }),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  children.push(load);
+  const pids = servers.map((s) => s.child.pid as number);
+  const cpuAt = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  let cpuMark = cpuAt();
+  const results: Array<Record<string, unknown> & { cpuMs: number }> = [];
+  await new Promise<void>((resolve, reject) => {
+    let buffer = '';
+    load.stdout?.on('data', (c) => {
+      buffer += c;
+      let nl = buffer.indexOf('\n');
+      while (nl >= 0) {
+        const line = buffer.slice(0, nl);
+        buffer = buffer.slice(nl + 1);
+        const now = cpuAt();
+        results.push({ ...JSON.parse(line), cpuMs: now - cpuMark });
+        cpuMark = now;
+        nl = buffer.indexOf('\n');
+      }
+    });
+    load.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`load generator exited with ${code}`))));
+  });
+
+  console.log(
+    `machine: ${machine()}; PostgreSQL + Redis (${REDIS_URL}); 2 API processes; ${fmt(KEYS)} keys ` +
+      `(set up in ${fmt(setupSec, 1)} s); target ${fmt(RATE)} polls/s, ${SECONDS} s per phase, open loop, ≤ 512 in flight`,
+  );
+  for (const r of results as Array<{
+    name: string;
+    completedPerSec: number;
+    p50: number;
+    p99: number;
+    max: number;
+    missed: number;
+    sent: number;
+    keys: number;
+    statuses: Record<string, number>;
+    cpuMs: number;
+  }>) {
+    const answered = (r.statuses['204'] ?? 0) + (r.statuses['200'] ?? 0);
+    const errors = r.sent - answered + r.missed;
+    console.log(
+      `${r.name}, ${fmt(r.keys)} distinct keys: ${fmt(r.completedPerSec)} polls/s answered; latency from the scheduled time p50 ${fmt(r.p50, 1)} ms, ` +
+        `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max)} ms; answers ${JSON.stringify(r.statuses)}; not sent on time ${r.missed}; ` +
+        `CPU of the API processes ${fmt((r.cpuMs / Math.max(1, answered)) * 1000, 0)} µs per poll`,
+    );
+    reportRow({
+      workload: `poll storm, ${r.name}: ${fmt(KEYS)} keys, 2 API processes, PostgreSQL + Redis`,
+      baseline: `target ${fmt(RATE)} polls/s`,
+      now: `${fmt(r.completedPerSec)}/s, p99 ${fmt(r.p99)} ms, ${fmt((r.cpuMs / Math.max(1, answered)) * 1000)} µs CPU/poll, ${errors} errors`,
+      ratio: `${fmt(r.completedPerSec / RATE, 2)}× target`,
+      goal: `${fmt(RATE)} polls/s sustained, 0 errors`,
+      met: r.completedPerSec >= RATE * 0.98 && errors === 0,
+    });
+  }
+} finally {
+  // SIGTERM first: the API processes stop cleanly (and write their profiles).
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  rmSync(tokensFile, { force: true });
+  await new Promise((r) => setTimeout(r, 300));
+  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+}
