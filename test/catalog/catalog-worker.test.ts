@@ -125,17 +125,18 @@ describe('lease heartbeat (issue "Hardening" 10)', () => {
     const inApply = new Promise<void>((resolve) => {
       applying = resolve;
     });
-    // Worker A holds the upload with a 300 ms lease and a heartbeat, and takes 1.5 s to apply.
+    // Worker A holds the upload with a 1 s lease and a heartbeat, and takes up to 4 s to apply
+    // (a lease of 1 s rather than less: a loaded CI machine stalls timers for hundreds of ms).
     const slow = createCatalogService({
       db: t.database.db,
       merchants: t.services.merchants,
       clock: real,
-      leaseMs: 300,
+      leaseMs: 1_000,
       beforeCommit: () => {
         applying();
         return new Promise<void>((resolve) => {
           releaseApply = resolve;
-          setTimeout(resolve, 1_500);
+          setTimeout(resolve, 4_000);
         });
       },
     });
@@ -143,15 +144,15 @@ describe('lease heartbeat (issue "Hardening" 10)', () => {
       db: t.database.db,
       merchants: t.services.merchants,
       clock: real,
-      leaseMs: 300,
+      leaseMs: 1_000,
     });
     await slow.worker.start();
     try {
       await upload(t, me, merchantBody(sampleCatalog()));
       await inApply;
-      // Five lease lengths go by; the heartbeat keeps renewing A's lease meanwhile.
+      // Three lease lengths go by; the heartbeat keeps renewing A's lease meanwhile.
       let takenOver = 0;
-      const until = Date.now() + 1_200;
+      const until = Date.now() + 3_000;
       while (Date.now() < until) {
         if (t.database.kind === 'postgres') takenOver += await other.worker.drain();
         await new Promise((resolve) => setTimeout(resolve, 100));
