@@ -127,9 +127,6 @@ export const ACCESS_RULES: Record<string, RouteRule> = {
  * registered in every build): a rule may exist before its route, never a route before its rule.
  */
 export const DECLARED_AHEAD = new Set([
-  'POST /admin/v1/merchants/:merchantId/integrationKeys/:keyId/homologations',
-  'GET /admin/v1/merchants/:merchantId/integrationKeys/:keyId/homologations',
-  'GET /admin/v1/homologations/:id',
   'GET /admin/v1/merchants/:merchantId/sandbox/scenarios',
   'POST /admin/v1/merchants/:merchantId/sandbox/scenarios',
 ]);
