@@ -2,7 +2,7 @@
 // and nothing else. It gets a new token for every request, polls every 20 ms with no backoff
 // (not even after a 429 or 503), acknowledges an event before acting on it, acts on the
 // webhook AND on the polled copy of the same event, and takes any webhook without checking its
-// signature. Otherwise it answers orders in time: confirms, denies a cancellation of an order
+// signature, and retries a 429 or 503 at once. Otherwise it answers orders in time: confirms, denies a cancellation of an order
 // already out and delivers it, dispatches with tracking, and validates the code before delivery.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -32,16 +32,22 @@ export async function startSloppyPos(options: {
     });
     return ((await r.json()) as { access_token: string }).access_token;
   };
-  // A new token for every single request (spec 5.1 says: reuse it).
+  // A new token for every single request (spec 5.1 says: reuse it), and a 429 or 503 sent
+  // again at once, up to three times, whatever Retry-After says.
   const call = async (method: string, path: string, body?: unknown) => {
-    const r = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${await token()}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let r: Response;
+    for (let attempt = 0; ; attempt++) {
+      r = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${await token()}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if ((r.status !== 429 && r.status !== 503) || attempt === 3) break;
+      await r.body?.cancel();
+    }
     const text = await r.text();
     return { status: r.status, body: text ? (JSON.parse(text) as unknown) : null };
   };

@@ -80,7 +80,7 @@ interface OrderCall {
 
 export function grade(o: RunObservation): Criterion[] {
   const t0 = o.startedAt;
-  const rel = (at: number) => `+${((at - t0) / 1000).toFixed(2)}s`;
+  const rel = (at: number) => `${at < t0 ? '-' : '+'}${(Math.abs(at - t0) / 1000).toFixed(2)}s`;
   const line = (r: ObservedRequest) =>
     `${rel(r.at)} ${r.method} ${r.path} → ${r.status}${r.injected ? ' (injected)' : ''} token ${r.jti.slice(0, 8)}`;
   const real = o.requests.filter((r) => !r.injected);
