@@ -61,6 +61,7 @@ export interface ActiveRun {
 /** A run keeps at most this many requests (a POS hammering the API still gets a bounded report). */
 const MAX_REQUESTS = 20_000;
 const ACK_PATH = '/v1/events/acknowledgment';
+const OWN_ROUTES = '/v1/homologations';
 const TITLES: Record<Injection, string> = {
   401: 'Unauthorized (injected by the homologation run: get a new token and resend once, spec 5.1)',
   429: 'Too Many Requests (injected by the homologation run: back off, spec 8)',
@@ -97,7 +98,7 @@ export function createObserver(now: () => number) {
         run.injections.length > 0 &&
         now() >= run.nextInjectionAt &&
         // The run's own routes answer truthfully: a POS (or the CLI) follows its run through them.
-        !request.url.startsWith('/v1/homologations');
+        !request.url.startsWith(OWN_ROUTES);
       if (!due) {
         done();
         return;
@@ -112,8 +113,9 @@ export function createObserver(now: () => number) {
     /** onResponse: one entry per request of a key under homologation. */
     onResponse(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
       const run = active.size === 0 || !request.principal ? undefined : active.get(request.principal.keyId);
-      if (run && request.principal && run.requests.length < MAX_REQUESTS) {
-        const path = pathOf(request.url);
+      const path = run ? pathOf(request.url) : '';
+      // The run's own routes are how a POS or the CLI follows it: not part of what is graded.
+      if (run && request.principal && run.requests.length < MAX_REQUESTS && !path.startsWith(OWN_ROUTES)) {
         const entry: ObservedRequest = {
           at: Math.round(now() - reply.elapsedTime),
           method: request.method,
