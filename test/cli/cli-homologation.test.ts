@@ -23,7 +23,17 @@ describe('cleaver pos homologation', { timeout: 120_000 }, () => {
 
   it('run: progress, then the report; exit 7 when a required criterion did not pass; show reads it again', async () => {
     const r = await runCli(
-      ['pos', 'homologation', 'run', '--duration', '2', '--interval', '0.3', '--timings', '{"scenarioSpacingMs":50}'],
+      [
+        'pos',
+        'homologation',
+        'run',
+        '--duration',
+        '2',
+        '--interval',
+        '0.3',
+        '--timings',
+        '{"scenarioSpacingMs":50,"waitForPosMs":1}',
+      ],
       posEnv,
     );
     expect(r.code, r.stderr).toBe(7);

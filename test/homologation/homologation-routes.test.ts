@@ -72,7 +72,7 @@ describe('starting a run', () => {
       method: 'POST',
       url: startUrl(m),
       headers: adminHeaders,
-      payload: { timings: { durationMs: 1_500, scenarioSpacingMs: 50, confirmDeadlineMs: 100 } },
+      payload: { timings: { durationMs: 1_500, waitForPosMs: 1, scenarioSpacingMs: 50, confirmDeadlineMs: 100 } },
     });
     expect(r.statusCode).toBe(201);
     const run = r.json();

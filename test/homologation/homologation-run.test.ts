@@ -20,6 +20,7 @@ const CATALOG = JSON.parse(
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const TIMINGS = {
   durationMs: 24_000,
+  waitForPosMs: 10_000,
   scenarioSpacingMs: 300,
   // Generous: the machine running the suite may be loaded; the sloppy POS breaks no deadline.
   confirmDeadlineMs: 12_000,

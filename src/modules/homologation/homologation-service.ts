@@ -89,6 +89,9 @@ export function createHomologationService(deps: HomologationDeps) {
     });
 
   async function play(run: ActiveRun): Promise<void> {
+    // The POS shows up first (its first request), so deadlines do not run before it is there.
+    const waitUntil = now() + Math.min(run.timings.waitForPosMs, run.timings.durationMs / 2);
+    while (run.requests.length === 0 && now() < waitUntil && observer.active.has(run.keyId)) await sleep(run, 100);
     for (const scenario of RUN_SCENARIOS) {
       if (!observer.active.has(run.keyId)) return;
       try {
@@ -113,6 +116,8 @@ export function createHomologationService(deps: HomologationDeps) {
       }
       await sleep(run, run.timings.scenarioSpacingMs);
     }
+    // The injected answers come once every order is out, so they hit the POS at work.
+    run.nextInjectionAt = now();
     await probeWebhooks(run);
   }
 
@@ -243,7 +248,7 @@ export function createHomologationService(deps: HomologationDeps) {
         probes: [],
         orders: [],
         injections: [401, 429, 503],
-        nextInjectionAt: at.getTime() + Math.min(timings.injectionGapMs, timings.scenarioSpacingMs),
+        nextInjectionAt: Number.POSITIVE_INFINITY,
       };
       observer.start(run);
       timers.set(id, []);

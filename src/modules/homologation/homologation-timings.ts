@@ -8,6 +8,11 @@ import { badRequest } from '../../lib/errors.js';
 export interface Timings {
   /** Wall time of the run: scenarios are played early, then the POS gets the rest to finish. */
   durationMs: number;
+  /**
+   * The scenarios start with the key's first request (its POS is up), or after this long
+   * without one; the injected 401/429/503 follow the last scenario.
+   */
+  waitForPosMs: number;
   /** Between two scenario plays. */
   scenarioSpacingMs: number;
   /** CREATED → confirm or requestCancellation. */
@@ -28,6 +33,7 @@ export interface Timings {
 
 export const DEFAULT_TIMINGS: Timings = {
   durationMs: 8 * 60_000,
+  waitForPosMs: 60_000,
   scenarioSpacingMs: 5_000,
   confirmDeadlineMs: 60_000,
   cancellationDeadlineMs: 60_000,

@@ -101,6 +101,8 @@ export const ACCESS_RULES: Record<string, RouteRule> = {
   'GET /console/webhooks': read,
   'POST /console/webhookDeliveries/:deliveryId/retry': rule('support', 'webhookDelivery.retry'),
   'GET /console/sandbox': read,
+  'GET /console/homologations/:id': read,
+  'POST /console/merchants/:merchantId/keys/:keyId/homologations': rule('support', 'homologation.start'),
   'POST /console/sandbox/orders': rule('support', 'order.create'),
   'GET /console/operators': read,
   'POST /console/operators': rule('admin', 'operator.create'),
