@@ -54,6 +54,9 @@ describe('starting a run', () => {
     });
     expect(r.statusCode).toBe(404);
     expect(r.json()).toEqual({ status: 404, title: 'Integration key not found' });
+    const list = await t.app.inject({ method: 'GET', url: startUrl(merchant, other.keyId), headers: adminHeaders });
+    expect(list.statusCode).toBe(404);
+    expect(list.json()).toEqual({ status: 404, title: 'Integration key not found' });
     const missing = await t.app.inject({
       method: 'GET',
       url: '/admin/v1/homologations/00000000-0000-4000-8000-000000000000',

@@ -272,10 +272,11 @@ export function createHomologationService(deps: HomologationDeps) {
     },
 
     async listForKey(merchantId: string, keyId: string): Promise<RunReport[]> {
-      const keys = await deps.auth.listIntegrationKeys(merchantId);
-      const rows = await repo.listKeyRuns(db, keyId);
-      if (!keys.some((k) => k.id === keyId) && rows.length === 0) throw notFound('Integration key not found');
-      return rows.filter((r) => r.merchant_id === merchantId).map(toReport);
+      const [keys, rows] = await Promise.all([deps.auth.listIntegrationKeys(merchantId), repo.listKeyRuns(db, keyId)]);
+      const own = rows.filter((r) => r.merchant_id === merchantId);
+      // A deleted key keeps its reports; a key of another merchant is not found (D21).
+      if (!keys.some((k) => k.id === keyId) && own.length === 0) throw notFound('Integration key not found');
+      return own.map(toReport);
     },
 
     listForMerchant: async (merchantId: string) => (await repo.listMerchantRuns(db, merchantId)).map(toReport),
