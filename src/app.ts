@@ -15,6 +15,7 @@ import type { ShutdownState } from './lifecycle/shutdown-state.js';
 import { oauthRoutes } from './modules/auth/index.js';
 import { catalogRoutes } from './modules/catalog/index.js';
 import { eventsRoutes } from './modules/events/index.js';
+import { operatorHomologationRoutes, posHomologationRoutes } from './modules/homologation/index.js';
 import { logisticsRoutes, useLogisticsAuth } from './modules/logistics/index.js';
 import { onboardingRoutes } from './modules/merchants/index.js';
 import {
@@ -154,6 +155,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   // D25: the sandbox's scenario routes exist only in the sandbox (404 in production).
   const sandbox = services.sandbox;
+  const homologation = services.homologation;
+  // A run's timers belong to this process: stopped (and the run CANCELLED) when it closes.
+  if (homologation) app.addHook('onClose', () => homologation.stop());
 
   registerHealthRoutes(app, {
     db,
@@ -180,6 +184,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   // /v1 merchant routes: bearer token, then the per-key budget of the route's group (D23).
   await app.register(async (scope) => {
     scope.addHook('onRequest', merchantAuth(auth));
+    // Homologation (operator-api.md#homologation): what a key under a RUNNING run does, and the
+    // 401/429/503 the run injects into its requests; one Map check when no run is active.
+    const observer = services.homologationObserver;
+    scope.addHook('onRequest', observer.onRequest);
+    scope.addHook('onResponse', observer.onResponse);
     // What each key does, for presence and usage (modules/usage): counted in memory, written in batches.
     scope.addHook('onResponse', (request, reply, done) => {
       if (request.principal) {
@@ -200,6 +209,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(ordersRoutes, { prefix: '/v1', orders: services.orders });
     await scope.register(eventsRoutes, { prefix: '/v1', events: services.events });
     if (sandbox) await scope.register(posSandboxRoutes, { prefix: '/v1', sandbox });
+    if (homologation) await scope.register(posHomologationRoutes, { prefix: '/v1', homologation });
     if (options.extraMerchantRoutes) await scope.register(options.extraMerchantRoutes);
     await scope.register(catalogRoutes, {
       catalog: services.catalog,
@@ -242,6 +252,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       await scope.register(operatorsRoutes, { operators: services.operators, clock: services.clock });
       await scope.register(auditRoutes, { audit: services.audit });
       if (sandbox) await scope.register(operatorSandboxRoutes, { sandbox });
+      if (homologation) await scope.register(operatorHomologationRoutes, { homologation });
     },
     { prefix: '/admin/v1' },
   );

@@ -30,7 +30,7 @@ Operator (the /admin/v1 API; --admin-token or CLEAVER_ADMIN_TOKEN):
   audit list|export               the audit log (export: JSON lines)
 
 POS (the /v1 API; --client-id/--client-secret or CLEAVER_CLIENT_ID/CLEAVER_CLIENT_SECRET):
-  pos token|onboard|catalog|merchant|order|events
+  pos token|onboard|catalog|merchant|order|events|homologation
   pos orders show|confirm|preparing|ready|dispatch|delivered|cancel|accept-cancellation|
              deny-cancellation|validate-code|track ORDER_ID   every order action (cleaver pos orders --help)
 

@@ -6,6 +6,12 @@ import type { LookupFn } from './lib/net/address-guard.js';
 import { createAuthService } from './modules/auth/index.js';
 import { createCatalogService } from './modules/catalog/index.js';
 import { createEventsService, type EventListener } from './modules/events/index.js';
+import {
+  createHomologationService,
+  createObserver,
+  createReportSigner,
+  type HomologationService,
+} from './modules/homologation/index.js';
 import { createLogisticsAppsService, createLogisticsService } from './modules/logistics/index.js';
 import { createMerchantsService } from './modules/merchants/index.js';
 import { createNoticesService } from './modules/notices/index.js';
@@ -34,6 +40,10 @@ export interface CoreDeps {
 export function createServices(deps: CoreDeps) {
   const { config, db, clock } = deps;
   const metrics = createMetrics();
+  // Set below, in the sandbox only; the catalog worker asks it through a function (D25).
+  let homologation: HomologationService | undefined;
+  // Watches the requests of keys under homologation; an empty map costs the hooks one check.
+  const homologationObserver = createObserver(() => clock.now().getTime());
   const auth = createAuthService({ db, config, clock });
   const merchants = createMerchantsService({ db, clock, auth, env: config.env, lookup: deps.lookup });
   const logisticsApps = createLogisticsAppsService({ db, clock, auth, merchants });
@@ -51,6 +61,8 @@ export function createServices(deps: CoreDeps) {
     },
     // The merchant's row (status, store id) is written by the merchants module (spec 4.3, D29).
     merchants,
+    // Sandbox homologation: a run makes the merchant's next upload FAIL (operator-api.md#homologation).
+    forcedFailure: (merchantId) => (homologation ? homologation.catalogFailure(merchantId) : Promise.resolve(null)),
   });
   const notices = createNoticesService({ db });
   const webhooks = createWebhooksService({
@@ -114,9 +126,25 @@ export function createServices(deps: CoreDeps) {
     config.env === 'sandbox'
       ? createSandboxService({ clock, merchants, catalog, orders, events, logistics, logisticsApps })
       : undefined;
+  if (sandbox) {
+    homologation = createHomologationService({
+      db,
+      clock,
+      appId: config.appId,
+      observer: homologationObserver,
+      signer: createReportSigner(config.secretKey),
+      sandbox,
+      auth,
+      events,
+      webhooks,
+      onError: throttledReport('homologation'),
+    });
+  }
   return {
     ...deps,
     sandbox,
+    homologation,
+    homologationObserver,
     retention,
     notices,
     metrics,

@@ -25,6 +25,7 @@ export const EXIT = {
   SYNC_FAILED: 4,
   SYNC_TIMEOUT: 5,
   UNREACHABLE: 6,
+  HOMOLOGATION_FAILED: 7,
   ...STARTUP_EXIT,
 } as const;
 
@@ -36,6 +37,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   4   catalog sync finished with FAIL (read moreInfo)
   5   timed out waiting for a catalog sync (still PROCESSING; nothing was resent)
   6   the server could not be reached
+  7   a homologation run finished without passing every required criterion (or was cancelled)
   Starting the service (serve, migrate, sandbox demo), one line on stderr saying what to do:
   65  the database schema does not fit: migrations pending with --no-migrate, or a migration failed
   69  the database did not answer within CLEAVER_DB_WAIT_SEC seconds

@@ -17,6 +17,7 @@ import {
   requireUuid,
   UsageError,
 } from './common.js';
+import { HOMOLOGATION_HELP, posHomologationCommand } from './pos-homologation-command.js';
 import { ORDER_ACTIONS, ORDERS_COMMAND_HELP, ORDERS_OPTIONS, posOrdersCommand } from './pos-order-commands.js';
 import { SPINNER } from './terminal.js';
 
@@ -37,6 +38,7 @@ export const POS_COMMAND_HELP = `Usage:
                                                   print pending events as they arrive; --ack acknowledges
                                                   each batch after printing it (spec 4.13); --once polls
                                                   one time and exits
+${HOMOLOGATION_HELP}
 
 ${POS_HELP}`;
 
@@ -209,6 +211,8 @@ const OTHER_POS_OPTIONS = [
   'ack',
   'once',
   'type',
+  'duration',
+  'timings',
 ] as const;
 
 export async function posCommand(args: string[], io: Io): Promise<number> {
@@ -223,6 +227,8 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
     ack: { type: 'boolean' },
     once: { type: 'boolean' },
     type: { type: 'string', multiple: true },
+    duration: { type: 'string' },
+    timings: { type: 'string' },
     ...ORDERS_OPTIONS,
   });
   const [sub, sub2, ...rest] = positionals;
@@ -303,6 +309,8 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
       printJson(io, await posClient(values, io.env).getOrder(orderId));
       return EXIT.OK;
     }
+    case 'homologation':
+      return posHomologationCommand(io, positionals.slice(1), values);
     case 'events':
       if (sub2 === 'tail') {
         noMore(2, 'pos events tail');

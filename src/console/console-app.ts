@@ -18,6 +18,7 @@ import { accountPages } from './account-pages.js';
 import { auditPages } from './audit-pages.js';
 import { catalogPages } from './catalog-pages.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { homologationPages } from './homologation-pages.js';
 import type { Html } from './html.js';
 import { errorPage, loginPage, type PageContext, type Section } from './layout.js';
 import { merchantsPages } from './merchants-pages.js';
@@ -232,6 +233,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
   await app.register(ordersPages, { kit });
   await app.register(webhooksPages, { kit });
   if (config.env === 'sandbox') await app.register(sandboxPages, { kit });
+  const homologation = services.homologation;
+  if (homologation) await app.register(homologationPages, { kit, homologation });
   await app.register(operatorsPages, { kit });
   await app.register(auditPages, { kit });
   await app.register(accountPages, { kit });

@@ -6,6 +6,7 @@ import { isUuid } from '../lib/ids.js';
 import { INTEGRATION_PROFILES, type IntegrationProfile } from '../modules/auth/index.js';
 import type { MerchantRow } from '../modules/merchants/index.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { homologationSection } from './homologation-pages.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
 import { csrfField, page } from './layout.js';
 import { merchantIdOf, statusBadge, syncSummary } from './widgets.js';
@@ -192,7 +193,8 @@ ${
       : ''
   }
 </section>
-${await extraMerchantSections(kit, request, m)}`;
+${await extraMerchantSections(kit, request, m)}
+${await homologationSection(kit, request, m.id, keys)}`;
     return page(kit.ctx(request), { title: m.name, active: 'merchants', notice }, body);
   }
 

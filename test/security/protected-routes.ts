@@ -3,6 +3,9 @@
 // malformed, expired, forged, `alg: none`, revoked and deleted-key credentials, and fails when
 // the app serves a /v1 or /admin/v1 route that is missing from this list.
 
+/** A well-formed id of nothing: the credentials are refused before it is looked up. */
+const NO_RUN = '00000000-0000-4000-8000-000000000000';
+
 export interface RouteContext {
   /** A merchant of the calling token, and a second merchant with its own data. */
   merchantId: string;
@@ -71,6 +74,10 @@ export const merchantRoutes: ProtectedRoute[] = [
     url: () => '/v1/sandbox/scenarios',
     payload: json({ scenario: 'takeout' }),
   },
+  // Homologation runs (operator-api.md#homologation; sandbox only).
+  { method: 'POST', pattern: '/v1/homologations', url: () => '/v1/homologations', payload: json({}) },
+  { method: 'GET', pattern: '/v1/homologations/signingKey', url: () => '/v1/homologations/signingKey' },
+  { method: 'GET', pattern: '/v1/homologations/:id', url: () => `/v1/homologations/${NO_RUN}` },
 ];
 
 /** Merchant routes on one order: `orderId` in the path (the security suite checks foreign orders → 404). */
@@ -235,6 +242,18 @@ export const adminRoutes: ProtectedRoute[] = [
     url: (c) => `/admin/v1/merchants/${c.merchantId}/sandbox/scenarios`,
     payload: json({ scenario: 'takeout' }),
   },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/merchants/:merchantId/integrationKeys/:keyId/homologations',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/integrationKeys/${NO_RUN}/homologations`,
+    payload: json({}),
+  },
+  {
+    method: 'GET',
+    pattern: '/admin/v1/merchants/:merchantId/integrationKeys/:keyId/homologations',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/integrationKeys/${NO_RUN}/homologations`,
+  },
+  { method: 'GET', pattern: '/admin/v1/homologations/:id', url: () => `/admin/v1/homologations/${NO_RUN}` },
   {
     method: 'POST',
     pattern: '/admin/v1/webhookDeliveries/:deliveryId/retry',

@@ -37,6 +37,11 @@ export interface ReferencePosOptions {
   deliveryMs?: number;
   kitchenTickMs?: number;
   catalogPollMs?: number;
+  /**
+   * The code the customer tells the courier at the door (spec 4.11). When given, the POS checks
+   * it with validateCode before marking a delivery done, and never hands over after a refusal.
+   */
+  deliveryCodeOf?: (orderId: string) => Promise<string | undefined>;
   log?: (line: string) => void;
 }
 
@@ -53,6 +58,7 @@ function isPermanent(error: unknown): error is CleaverApiError {
 
 const ALREADY = 'Order has already same event type';
 const ALREADY_ANSWERED = 'No cancellation request to answer';
+const CODE_REFUSED = 'delivery code refused: not handed over';
 
 export function createReferencePos(options: ReferencePosOptions) {
   const { client, statePath } = options;
@@ -213,13 +219,31 @@ export function createReferencePos(options: ReferencePosOptions) {
           if (order.type === 'DELIVERY') {
             const r = await act(order, 'dispatch', () => client.dispatch(order.orderId));
             setStatus(order, r === 'refused' ? order.status : 'DISPATCHED');
+            // spec 4.12: the customer follows the courier from the moment the order leaves.
+            if (r !== 'refused') {
+              await act(order, 'tracking', () =>
+                client.tracking(order.orderId, {
+                  event: { type: 'DELIVERY_ONGOING', message: 'Saiu para entrega', datetime: now() },
+                }),
+              );
+            }
           } else {
             const r = await act(order, 'readyForPickup', () => client.readyForPickup(order.orderId));
             setStatus(order, r === 'refused' ? order.status : 'READY_FOR_PICKUP');
           }
           save();
           log(`${order.displayId}: ${order.status}`);
-        } else if (order.status === 'DISPATCHED' && age >= deliveryMs) {
+        } else if (order.status === 'DISPATCHED' && age >= deliveryMs && !order.notes.includes(CODE_REFUSED)) {
+          const code = options.deliveryCodeOf ? await options.deliveryCodeOf(order.orderId) : undefined;
+          // spec 4.11: after a refused code the order is not handed over.
+          if (
+            code !== undefined &&
+            (await act(order, 'validateCode', () => client.validateCode(order.orderId, code))) === 'refused'
+          ) {
+            order.notes.push(CODE_REFUSED);
+            save();
+            continue;
+          }
           const r = await act(order, 'delivered', () => client.delivered(order.orderId));
           setStatus(order, r === 'refused' ? order.status : 'DELIVERED');
           save();

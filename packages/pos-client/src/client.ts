@@ -23,6 +23,7 @@ import type {
   DeliveryTrackingInfo,
   DenyCancellationRequest,
   EventRecord,
+  HomologationRun,
   IntegrationConfig,
   MerchantRecord,
   MerchantUpdateRequest,
@@ -363,6 +364,29 @@ export function createPosClient(options: PosClientOptions) {
         body: { scenario, ...(options ? { options } : {}) },
       });
       return r.body as SandboxScenarioResult;
+    },
+
+    /**
+     * Sandbox only: starts a homologation run of this key (409 while one is RUNNING). Timings in
+     * milliseconds override the defaults. Not resent after a broken connection.
+     */
+    async startHomologation(timings?: Record<string, number>): Promise<HomologationRun> {
+      const r = await authorized({ method: 'POST', path: '/v1/homologations', body: timings ? { timings } : {} });
+      return r.body as HomologationRun;
+    },
+    /** Sandbox only: a run of this key; its criteria are `pending` while RUNNING. */
+    async getHomologation(id: string): Promise<HomologationRun> {
+      const r = await authorized({
+        method: 'GET',
+        path: `/v1/homologations/${encodeURIComponent(id)}`,
+        idempotent: true,
+      });
+      return r.body as HomologationRun;
+    },
+    /** Sandbox only: the Ed25519 public key (SPKI PEM) that verifies homologation reports. */
+    async homologationSigningKey(): Promise<{ algorithm: 'Ed25519'; publicKey: string }> {
+      const r = await authorized({ method: 'GET', path: '/v1/homologations/signingKey', idempotent: true });
+      return r.body as { algorithm: 'Ed25519'; publicKey: string };
     },
 
     /** D3: pending events of this integration key, oldest first (at most 1000); [] on 204. */

@@ -394,3 +394,32 @@ export interface SandboxScenarioOptions {
   /** Play the steps after the order is placed on this existing order instead of a new one. */
   orderId?: string;
 }
+
+/** One graded criterion of a homologation report (sandbox only). */
+export interface HomologationCriterion {
+  id: string;
+  title: string;
+  /** The spec section or decision it comes from. */
+  rule: string;
+  required: boolean;
+  result: 'pass' | 'fail' | 'not_observed' | 'pending';
+  /** The requests and answers seen, with times from the start of the run. */
+  evidence: string[];
+}
+
+/** A homologation run and, once finished, its signed report (`/v1/homologations`, sandbox only). */
+export interface HomologationRun {
+  id: string;
+  keyId: string;
+  merchantId: string;
+  status: 'RUNNING' | 'PASSED' | 'FAILED' | 'CANCELLED';
+  startedAt: string;
+  finishedAt?: string;
+  /** Milliseconds: durationMs, confirmDeadlineMs, pollMinIntervalMs… */
+  timings: Record<string, number>;
+  /** The orders the run placed, with the code the customer tells the courier (validateCode). */
+  orders: Array<{ orderId: string; scenario: string; deliveryCode: string }>;
+  criteria: HomologationCriterion[];
+  /** Ed25519 (base64) over the canonical JSON of the report without `signature`. */
+  signature?: string;
+}

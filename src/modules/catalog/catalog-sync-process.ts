@@ -54,6 +54,11 @@ export interface SyncProcessorDeps {
   production?: boolean;
   /** DNS resolution of outbound connections (tests prove the guard with a fake resolver). */
   lookup?: LookupFn;
+  /**
+   * Sandbox homologation (operator-api.md#homologation): a reason when this merchant's upload must
+   * end in FAIL on purpose (spec 3.2), asked once per upload; null to process it as usual.
+   */
+  forcedFailure?: (merchantId: string) => Promise<string | null>;
   /** Test seam: runs inside the apply transaction just before it commits (crash simulation). */
   beforeCommit?: (syncId: string) => Promise<void> | void;
 }
@@ -331,6 +336,10 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
       const pulled = await fetchPull(sync);
       if (!pulled) return;
       ({ payload, format, answer } = pulled);
+    }
+    if (sync.source !== 'PULL' && deps.forcedFailure) {
+      const forced = await deps.forcedFailure(sync.merchant_id);
+      if (forced) return finishWith(sync, pullFailed(forced));
     }
     const work = readWork(sync, format, payload);
     if (typeof work === 'string') return finishWith(sync, pullFailed(work));

@@ -101,6 +101,8 @@ export const ACCESS_RULES: Record<string, RouteRule> = {
   'GET /console/webhooks': read,
   'POST /console/webhookDeliveries/:deliveryId/retry': rule('support', 'webhookDelivery.retry'),
   'GET /console/sandbox': read,
+  'GET /console/homologations/:id': read,
+  'POST /console/merchants/:merchantId/keys/:keyId/homologations': rule('support', 'homologation.start'),
   'POST /console/sandbox/orders': rule('support', 'order.create'),
   'GET /console/operators': read,
   'POST /console/operators': rule('admin', 'operator.create'),
@@ -127,9 +129,6 @@ export const ACCESS_RULES: Record<string, RouteRule> = {
  * registered in every build): a rule may exist before its route, never a route before its rule.
  */
 export const DECLARED_AHEAD = new Set([
-  'POST /admin/v1/merchants/:merchantId/integrationKeys/:keyId/homologations',
-  'GET /admin/v1/merchants/:merchantId/integrationKeys/:keyId/homologations',
-  'GET /admin/v1/homologations/:id',
   'GET /admin/v1/merchants/:merchantId/sandbox/scenarios',
   'POST /admin/v1/merchants/:merchantId/sandbox/scenarios',
 ]);

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { type Criterion, grade, type RunObservation } from './criteria.js';
+import { DEFAULT_TIMINGS } from './homologation-timings.js';
+import type { ObservedRequest } from './observer.js';
+
+const T0 = 1_000_000;
+const ORDER = '11111111-1111-4111-8111-111111111111';
+const req = (at: number, method: string, path: string, extra: Partial<ObservedRequest> = {}): ObservedRequest => ({
+  at: T0 + at,
+  method,
+  path,
+  status: 200,
+  jti: 'token-a',
+  ...extra,
+});
+const base = (requests: ObservedRequest[], extra: Partial<RunObservation> = {}): RunObservation => ({
+  startedAt: T0,
+  finishedAt: T0 + 300_000,
+  timings: DEFAULT_TIMINGS,
+  requests,
+  probes: [],
+  orders: [],
+  unacknowledged: [],
+  answersWebhooks: false,
+  ...extra,
+});
+const result = (criteria: Criterion[], id: string) => criteria.find((c) => c.id === id) as Criterion;
+
+describe('grade', () => {
+  it('token-reuse fails when the request after an injected 401 carries the same token', () => {
+    const c = result(
+      grade(
+        base([
+          req(0, 'GET', '/v1/events:polling', { status: 401, injected: 401 }),
+          req(5_000, 'GET', '/v1/events:polling'),
+        ]),
+      ),
+      'token-reuse',
+    );
+    expect(c.result).toBe('fail');
+    expect(c.evidence.join('\n')).toContain('the same token again after its 401');
+  });
+
+  it('catalog-no-resend-loop fails on a second upload after the FAIL, and is required only when triggered', () => {
+    const uploads = [1_000, 3_000, 5_000].map((at) => req(at, 'PUT', '/v1/merchantUpdate', { status: 202 }));
+    const looped = result(grade(base(uploads, { catalogFailedAt: T0 + 1_500 })), 'catalog-no-resend-loop');
+    expect(looped).toMatchObject({ result: 'fail', required: true });
+    const none = result(grade(base([])), 'catalog-no-resend-loop');
+    expect(none).toMatchObject({ result: 'not_observed', required: false });
+  });
+
+  it('retry-backoff fails when the request comes back sooner than Retry-After', () => {
+    const c = result(
+      grade(
+        base([
+          req(0, 'GET', `/v1/orders/${ORDER}`, { status: 429, injected: 429 }),
+          req(100, 'GET', `/v1/orders/${ORDER}`),
+        ]),
+      ),
+      'retry-backoff',
+    );
+    expect(c.result).toBe('fail');
+    expect(c.evidence[0]).toContain('sent again 100 ms later');
+  });
+
+  it('code-before-delivered fails on a delivered with no valid validateCode before it', () => {
+    const c = result(
+      grade(
+        base([
+          req(0, 'POST', `/v1/orders/${ORDER}/validateCode`, { status: 400 }),
+          req(10, 'POST', `/v1/orders/${ORDER}/delivered`, { status: 202 }),
+        ]),
+      ),
+      'code-before-delivered',
+    );
+    expect(c.result).toBe('fail');
+  });
+});

@@ -1,0 +1,112 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses } from '../../lib/schemas.js';
+import { KeyParams, RunParams, RunView, SigningKeyView, StartBody } from './homologation-schemas.js';
+import type { HomologationService } from './homologation-service.js';
+
+// Sandbox only (D25): app.ts registers these plugins only when CLEAVER_ENV=sandbox, so in
+// production the paths answer 404 `{title, status}` like any unknown route.
+const NOTE = 'Sandbox only (CLEAVER_ENV=sandbox); 404 in production. operator-api.md#homologation.';
+
+/** POST /v1/homologations, GET /v1/homologations/{id}, GET /v1/homologations/signingKey: the POS's own runs. */
+export const posHomologationRoutes: FastifyPluginAsyncTypebox<{ homologation: HomologationService }> = async (
+  app,
+  { homologation },
+) => {
+  const tags = ['homologation'];
+  app.post(
+    '/homologations',
+    {
+      schema: {
+        tags,
+        summary: "Start a homologation run of the caller's integration key",
+        description: NOTE,
+        body: Type.Optional(StartBody),
+        response: { 201: RunView, ...errorResponses(400, 401, 404, 409, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { merchantId, keyId } = request.principal;
+      const run = await homologation.start(merchantId, keyId, request.body?.timings);
+      return reply.code(201).send(run);
+    },
+  );
+  app.get(
+    '/homologations/signingKey',
+    {
+      config: { rateLimit: 'read' },
+      schema: {
+        tags,
+        summary: 'The public key that verifies homologation reports',
+        description: NOTE,
+        response: { 200: SigningKeyView, ...errorResponses(401, 429) },
+      },
+    },
+    async () => homologation.signingKey(),
+  );
+  app.get(
+    '/homologations/:id',
+    {
+      config: { rateLimit: 'read' },
+      schema: {
+        tags,
+        summary: 'A homologation run of the caller’s key, with its graded criteria',
+        description: `${NOTE} Another key's run answers 404.`,
+        params: RunParams,
+        response: { 200: RunView, ...errorResponses(400, 401, 404, 429) },
+      },
+    },
+    async (request) => homologation.getForKey(request.params.id, request.principal.keyId),
+  );
+};
+
+/** The operator's side: start and read the runs of any key. */
+export const operatorHomologationRoutes: FastifyPluginAsyncTypebox<{ homologation: HomologationService }> = async (
+  app,
+  { homologation },
+) => {
+  const tags = ['operator', 'homologation'];
+  app.post(
+    '/merchants/:merchantId/integrationKeys/:keyId/homologations',
+    {
+      schema: {
+        tags,
+        summary: 'Start a homologation run of an integration key',
+        description: NOTE,
+        params: KeyParams,
+        body: Type.Optional(StartBody),
+        response: { 201: RunView, ...errorResponses(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      const run = await homologation.start(request.params.merchantId, request.params.keyId, request.body?.timings);
+      return reply.code(201).send(run);
+    },
+  );
+  app.get(
+    '/merchants/:merchantId/integrationKeys/:keyId/homologations',
+    {
+      schema: {
+        tags,
+        summary: 'The homologation runs of an integration key, newest first',
+        description: NOTE,
+        params: KeyParams,
+        response: { 200: Type.Array(RunView), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => homologation.listForKey(request.params.merchantId, request.params.keyId),
+  );
+  app.get(
+    '/homologations/:id',
+    {
+      schema: {
+        tags,
+        summary: 'A homologation run with its graded criteria',
+        description: NOTE,
+        params: RunParams,
+        response: { 200: RunView, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => homologation.get(request.params.id),
+  );
+};

@@ -1,0 +1,50 @@
+import { Type } from 'typebox';
+import { DateTime, Uuid } from '../../lib/schemas.js';
+import { DEFAULT_TIMINGS, TimingOverrides, type Timings } from './homologation-timings.js';
+
+export const StartBody = Type.Object(
+  {
+    timings: Type.Optional(TimingOverrides),
+  },
+  { additionalProperties: false, description: '`{}`, or timings (milliseconds) overriding the defaults' },
+);
+
+export const CriterionView = Type.Object({
+  id: Type.String(),
+  title: Type.String(),
+  rule: Type.String({ description: 'The spec section or decision the criterion comes from' }),
+  required: Type.Boolean(),
+  result: Type.Enum(['pass', 'fail', 'not_observed', 'pending']),
+  evidence: Type.Array(Type.String(), { description: 'The requests and answers seen, with times from the start' }),
+});
+
+export const RunView = Type.Object({
+  id: Uuid(),
+  keyId: Uuid(),
+  merchantId: Uuid(),
+  status: Type.Enum(['RUNNING', 'PASSED', 'FAILED', 'CANCELLED']),
+  startedAt: DateTime(),
+  finishedAt: Type.Optional(DateTime()),
+  timings: Type.Object(Object.fromEntries(Object.keys(DEFAULT_TIMINGS).map((n) => [n, Type.Integer()])), {
+    description: 'The timings of the run (ms): defaults, environment, then the start body',
+  }) as unknown as ReturnType<typeof Type.Unsafe<Timings>>,
+  orders: Type.Array(
+    Type.Object({
+      orderId: Uuid(),
+      scenario: Type.String(),
+      deliveryCode: Type.String({ description: 'What the customer tells the courier (validateCode, spec 4.11)' }),
+    }),
+  ),
+  criteria: Type.Array(CriterionView),
+  signature: Type.Optional(
+    Type.String({ description: 'Ed25519 (base64) over the canonical JSON of the report without signature' }),
+  ),
+});
+
+export const SigningKeyView = Type.Object({
+  algorithm: Type.Literal('Ed25519'),
+  publicKey: Type.String({ description: 'SPKI PEM' }),
+});
+
+export const RunParams = Type.Object({ id: Uuid() });
+export const KeyParams = Type.Object({ merchantId: Uuid(), keyId: Uuid() });

@@ -1,0 +1,76 @@
+// The timings of a homologation run: defaults (documented in the module README and in
+// docs/adr/homologation.md), environment overrides (CLEAVER_HOMOLOGATION_<NAME>, in ms)
+// and per-run overrides from the start body. A whole run stays under ten minutes by default;
+// tests pass seconds.
+import { Type } from 'typebox';
+import { badRequest } from '../../lib/errors.js';
+
+export interface Timings {
+  /** Wall time of the run: scenarios are played early, then the POS gets the rest to finish. */
+  durationMs: number;
+  /**
+   * The scenarios start with the key's first request (its POS is up), or after this long
+   * without one; the injected 401/429/503 follow the last scenario.
+   */
+  waitForPosMs: number;
+  /** Between two scenario plays. */
+  scenarioSpacingMs: number;
+  /** CREATED → confirm or requestCancellation. */
+  confirmDeadlineMs: number;
+  /** ORDER_CANCELLATION_REQUEST → acceptCancellation or denyCancellation (spec 4.10). */
+  cancellationDeadlineMs: number;
+  /** Polling cadence band: median interval between two polls. */
+  pollMinIntervalMs: number;
+  pollMaxIntervalMs: number;
+  /** A burst: more than pollBurstMax polls inside pollBurstWindowMs. */
+  pollBurstWindowMs: number;
+  pollBurstMax: number;
+  /** Retry-After the sandbox sends with its injected 429 and 503; a retry sooner is no backoff. */
+  retryAfterSec: number;
+  /** Between two injected answers (401, 429, 503). */
+  injectionGapMs: number;
+}
+
+export const DEFAULT_TIMINGS: Timings = {
+  durationMs: 8 * 60_000,
+  waitForPosMs: 60_000,
+  scenarioSpacingMs: 5_000,
+  confirmDeadlineMs: 60_000,
+  cancellationDeadlineMs: 60_000,
+  pollMinIntervalMs: 1_000,
+  pollMaxIntervalMs: 60_000,
+  pollBurstWindowMs: 1_000,
+  pollBurstMax: 3,
+  retryAfterSec: 2,
+  injectionGapMs: 10_000,
+};
+
+const NAMES = Object.keys(DEFAULT_TIMINGS) as Array<keyof Timings>;
+/** The ten-minute promise holds for any run: no override may make one longer. */
+const MAX_DURATION_MS = 10 * 60_000;
+
+export const TimingOverrides = Type.Object(
+  Object.fromEntries(NAMES.map((n) => [n, Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DURATION_MS }))])),
+  { additionalProperties: false },
+);
+
+const envName = (name: string) => `CLEAVER_HOMOLOGATION_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
+
+/** Defaults, then the environment (CLEAVER_HOMOLOGATION_DURATION_MS…), then the body. */
+export function resolveTimings(
+  overrides: Partial<Timings> | undefined,
+  env: Record<string, string | undefined> = process.env,
+): Timings {
+  const timings = { ...DEFAULT_TIMINGS };
+  for (const name of NAMES) {
+    const raw = env[envName(name)];
+    if (raw !== undefined && /^\d+$/.test(raw)) timings[name] = Number(raw);
+    const given = overrides?.[name];
+    if (given !== undefined) timings[name] = given;
+  }
+  if (timings.pollMinIntervalMs > timings.pollMaxIntervalMs) {
+    throw badRequest('timings.pollMinIntervalMs must not exceed timings.pollMaxIntervalMs');
+  }
+  if (timings.durationMs > MAX_DURATION_MS) throw badRequest('timings.durationMs must be at most 600000');
+  return timings;
+}
