@@ -81,10 +81,128 @@ const SAMPLE_STRINGS: Record<string, string> = {
   '^\\+?[0-9][0-9 ()-]{6,24}$': '+55 11 91234-5678',
   '^[0-9]{5}-?[0-9]{3}$': '01310-100',
 };
+/** Realistic values for common field names (only where the schema sets no pattern or format). */
+const STRING_BY_NAME: Record<string, string> = {
+  name: 'Açougue Boi Bravo',
+  'items.name': 'Picanha',
+  'products.name': 'Picanha',
+  'options.name': 'Bife fino',
+  'categories.name': 'Bovinos',
+  'category.name': 'Bovinos',
+  'customer.name': 'Ana Souza',
+  'deliveryPerson.name': 'Carlos Lima',
+  'integrationKeys.name': 'Caixa 1',
+  'items.id': '1',
+  'options.id': '1',
+  'cuts.name': 'Bife',
+  currency: 'BRL',
+  'event.type': 'DELIVERY_ARRIVED',
+  clientId: '3f6b2a1c-9d8e-4f7a-b6c5-d4e3f2a1b0c9',
+  client_id: '3f6b2a1c-9d8e-4f7a-b6c5-d4e3f2a1b0c9',
+  client_secret: 'cs_live_9f2c0a7b4e1d',
+  clientSecret: 'cs_live_9f2c0a7b4e1d',
+  grant_type: 'client_credentials',
+  token_type_hint: 'access_token',
+  access_token: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIzZjZiMmExYyJ9.c2lnbmF0dXJl',
+  token: 'cop_3q2e7x9w1v5t8y4u',
+  code: 'UNAVAILABLE_ITEM',
+  mode: 'MANUAL',
+  pickupArea: 'Balcão 3',
+  extension: '21',
+  methodInfo: 'Visa final 4242',
+  number: '1000',
+  'phone.number': '+55 11 91234-5678',
+  phone: '+55 11 91234-5678',
+  state: 'SP',
+  postalCode: '01310-100',
+  targetId: '1',
+  baseURL: 'https://pos.example.com/cleaver',
+  apiKey: 'pos-api-key-7d1c',
+  ordersWebhookURL: 'https://pos.example.com',
+  orderURL: 'https://cleaver.example/v1/orders/0f0f6c1e-8a55-4c61-9a3e-2d5b7c9e1a10',
+  target: 'https://pos.example.com/v1/orderUpdate',
+  eventType: 'CREATED',
+  lastEvent: 'CREATED',
+  raisedEvent: 'DISPATCHED',
+  statusBefore: 'CONFIRMED',
+  statusAfter: 'DISPATCHED',
+  scenario: 'cash-with-change',
+  kind: 'webhook.failing',
+  password: 'correct horse battery staple',
+  role: 'support',
+  container: 'BAG',
+  containerSize: 'MEDIUM',
+  instruction: 'Retirar no balcão',
+  pdvId: 'picanha',
+  orderDisplayId: '4821',
+  orderingAppMerchantId: '3f6b2a1c-9d8e-4f7a-b6c5-d4e3f2a1b0c9',
+  disabledReason: 'failing for more than 72 h',
+  from: 'AVAILABLE',
+  to: 'UNAVAILABLE',
+  'vehicle.type': 'MOTORBIKE',
+  'deliveryPerson.id': 'courier-17',
+  'cuts.id': 'bife',
+  'spice.id': 'alho',
+  virtualBrand: 'Boi Bravo Grill',
+  salesChannel: 'MARKETPLACE',
+  documentNumber: '123.456.789-09',
+  country: 'BR',
+  title: 'Order not found',
+  reason: 'Acabou a picanha',
+  description: 'Picanha bovina, peça inteira',
+  message: 'O entregador chegou',
+  moreInfo: 'Item fraldinha: offer of-fraldinha has no price.value; dropped',
+  externalCode: '2001',
+  orderExternalCode: 'PDV-7',
+  pdv_external_id: 'picanha',
+  pdvExternalId: 'loja-centro',
+  displayId: '4821',
+  deliveryCode: '1234',
+  email: 'ana@acougue.example',
+  street: 'Rua Augusta',
+  city: 'São Paulo',
+  district: 'Consolação',
+  complement: 'Apto 12',
+  reference: 'Em frente à padaria',
+  formattedAddress: 'Rua Augusta, 1000, Consolação, São Paulo - SP',
+  customerName: 'Ana Souza',
+  specialInstructions: 'Cortar em bifes',
+  extraInfo: 'Sem cebola',
+  licencePlate: 'ABC1D23',
+  action: 'merchant.create',
+  actor: 'ana@acougue.example',
+  ip: '203.0.113.7',
+  userAgent: 'cleaver-cli',
+  url: 'https://pos.example.com/v1/orderUpdate',
+  lastError: 'HTTP 503',
+  error: 'HTTP 503',
+  responseSnippet: '{"ok":true}',
+  sku: 'PIC-KG',
+  ean: '7891234567895',
+  note: 'order marked DISPATCHED',
+};
+const NUMBER_BY_NAME: Record<string, number> = {
+  price: 89.9,
+  value: 89.9,
+  unitPrice: 89.9,
+  totalPrice: 112.38,
+  quantity: 1.25,
+  stock: 12,
+  preparationTime: 20,
+  expires_in: 3600,
+  TTL: 300,
+  attemptNo: 1,
+  attemptCount: 1,
+  statusCode: 200,
+  durationMs: 42,
+  latitude: -23.5558,
+  longitude: -46.6621,
+  index: 0,
+};
 const UUID_SAMPLE = '3f6b2a1c-9d8e-4f7a-b6c5-d4e3f2a1b0c9';
 
 /** A value that satisfies the schema, preferring the schema's own examples. */
-export function sample(schema: unknown, depth = 0): unknown {
+export function sample(schema: unknown, depth = 0, name = '', parent = ''): unknown {
   const s = (schema ?? {}) as Json;
   if (s.example !== undefined) return s.example;
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
@@ -93,27 +211,32 @@ export function sample(schema: unknown, depth = 0): unknown {
   if (Array.isArray(s.enum)) return s.enum[0];
   for (const key of ['anyOf', 'oneOf'] as const) {
     const options = s[key] as Json[] | undefined;
-    if (options?.length) return sample(options.find((o) => o.type !== 'null') ?? options[0], depth);
+    if (options?.length) return sample(options.find((o) => o.type !== 'null') ?? options[0], depth, name, parent);
   }
-  if (Array.isArray(s.allOf) && s.allOf.length > 0) return sample(s.allOf[0], depth);
+  if (Array.isArray(s.allOf) && s.allOf.length > 0) return sample(s.allOf[0], depth, name, parent);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   if (depth > 12) return null;
   switch (type) {
     case 'object': {
       const out: Json = {};
-      for (const [name, prop] of Object.entries((s.properties as Json | undefined) ?? {})) {
-        out[name] = sample(prop, depth + 1);
+      for (const [key, prop] of Object.entries((s.properties as Json | undefined) ?? {})) {
+        out[key] = sample(prop, depth + 1, key, name);
       }
       return out;
     }
     case 'array': {
-      const item = sample(s.items, depth + 1);
+      const item = sample(s.items, depth + 1, name, parent);
       const min = (s.minItems as number | undefined) ?? 1;
       return s.maxItems === 0 ? [] : Array.from({ length: Math.max(1, min) }, () => item);
     }
     case 'integer':
     case 'number': {
       const min = (s.minimum as number | undefined) ?? (s.exclusiveMinimum as number | undefined);
+      const named = NUMBER_BY_NAME[name];
+      const max = s.maximum as number | undefined;
+      if (named !== undefined && (min === undefined || named > min) && (max === undefined || named <= max)) {
+        return type === 'integer' ? Math.round(named) : named;
+      }
       if (min !== undefined) return s.exclusiveMinimum !== undefined ? min + 1 : min;
       return type === 'integer' ? 1 : 1.5;
     }
@@ -122,14 +245,18 @@ export function sample(schema: unknown, depth = 0): unknown {
     case 'null':
       return null;
     case 'string':
-      return sampleString(s);
+      return sampleString(s, name, parent);
     default:
       return {};
   }
 }
 
-function sampleString(s: Json): string {
+function sampleString(s: Json, name: string, parent: string): string {
   if (typeof s.pattern === 'string' && SAMPLE_STRINGS[s.pattern]) return SAMPLE_STRINGS[s.pattern];
+  const named = STRING_BY_NAME[`${parent}.${name}`] ?? STRING_BY_NAME[name];
+  if (named !== undefined && !s.pattern && !s.format && named.length <= ((s.maxLength as number | undefined) ?? 1e9)) {
+    return named;
+  }
   switch (s.format) {
     case 'uuid':
       return UUID_SAMPLE;
