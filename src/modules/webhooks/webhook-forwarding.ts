@@ -28,7 +28,8 @@ const POLL_EVERY_MS = 250;
 export interface ForwardingDeps {
   db: Db;
   clock: Clock;
-  config: Pick<Config, 'appId' | 'webhookRetryScheduleSec' | 'webhookLeaseSec' | 'webhookTimeoutMs'>;
+  config: Pick<Config, 'appId' | 'webhookRetryScheduleSec' | 'webhookLeaseSec' | 'webhookTimeoutMs'> &
+    Partial<Pick<Config, 'listenMaxWaitSec'>>;
   auth: SigningKeys;
   random?: () => number;
 }
@@ -108,7 +109,7 @@ export function createWebhookForwarding(deps: ForwardingDeps) {
       listener: Listener,
       input: { forwardTo: string; waitSec: number; signal?: AbortSignal },
     ): Promise<{ deliveries: ForwardedDelivery[]; timeoutMs: number; sessionUntil: string }> {
-      const waitMs = Math.min(input.waitSec, MAX_WAIT_SEC) * 1000;
+      const waitMs = Math.min(input.waitSec, config.listenMaxWaitSec ?? MAX_WAIT_SEC, MAX_WAIT_SEC) * 1000;
       const deadline = clock.now().getTime() + waitMs;
       const until = new Date(deadline + SESSION_GRACE_MS);
       await sessions.keepSession(db, { ...listener, forwardTo: input.forwardTo, now: clock.now(), until });
