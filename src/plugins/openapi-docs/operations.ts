@@ -10,7 +10,7 @@ export interface OperationDoc {
 
 const REFUSED =
   'An action the order’s state does not allow is refused with 400 `{title, status}` for a `cleaver` key and 422 ' +
-  '(application/problem+json) for an `opendelivery` key; 404 when the order is not one of the merchant’s; 409 when ' +
+  'for an `opendelivery` key (application/problem+json); 404 when the order is not one of the merchant’s; 409 when ' +
   'another action on the same order is being applied at that moment (retry).';
 
 export const OPERATION_DOCS: Record<string, OperationDoc> = {
@@ -110,9 +110,9 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     description:
       'Every event not yet acknowledged by this integration key, oldest first, at most 1000 (spec 6). An event comes ' +
       'back in every poll until it is acknowledged, so handling must be idempotent. `eventType` filters by type. For a ' +
-      '`cleaver` key `eventId` names the event type (shared by every order); for an `opendelivery` key it names one ' +
-      'occurrence and equals the webhook-id of its webhook. Poll every 30 s or so; the event catalog says what each type ' +
-      'asks of the POS. Errors: 400 for an unknown eventType; 403 when the merchant is blocked.',
+      '`cleaver` key `eventId` names the event type (shared by every order); for an `opendelivery` key one ' +
+      'occurrence, equal to the webhook-id of its webhook. The event catalog says what each type ' +
+      'asks of the POS. Errors: 400 for an unknown eventType; 403 when x-polling-merchants names another merchant than the token’s.',
   },
   postV1EventsAcknowledgment: {
     summary: 'Acknowledge polled events for the calling integration key (spec 4.13)',
