@@ -30,6 +30,7 @@ import { auditRoutes, operatorsRoutes } from './modules/operators/index.js';
 import { ordersRoutes, versionsRoutes } from './modules/orders/index.js';
 import { operatorSandboxRoutes, posSandboxRoutes } from './modules/sandbox/index.js';
 import { routeGroupOf } from './modules/usage/index.js';
+import { webhookForwardingRoutes } from './modules/webhooks/index.js';
 import { merchantAuth, useOperatorApiAuth } from './plugins/auth-hooks.js';
 import { registerErrorHandling, renderClientError, renderFrameworkError } from './plugins/error-handler.js';
 import { type HealthSources, registerHealthRoutes, registerShutdownHooks } from './plugins/health.js';
@@ -210,6 +211,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(eventsRoutes, { prefix: '/v1', events: services.events });
     if (sandbox) await scope.register(posSandboxRoutes, { prefix: '/v1', sandbox });
     if (homologation) await scope.register(posHomologationRoutes, { prefix: '/v1', homologation });
+    if (sandbox) {
+      await scope.register(webhookForwardingRoutes, { prefix: '/v1', forwarding: services.webhooks.forwarding });
+    }
     if (options.extraMerchantRoutes) await scope.register(options.extraMerchantRoutes);
     await scope.register(catalogRoutes, {
       catalog: services.catalog,

@@ -1,4 +1,5 @@
 import { EXIT, EXIT_CODES_HELP, type Io, noMoreArguments, parse, reportError, UsageError } from './cli/common.js';
+import { listenCommand } from './cli/listen-command.js';
 import { keysCommand, logisticsCommand, merchantsCommand, ordersCommand } from './cli/operator-commands.js';
 import { auditCommand, operatorsCommand } from './cli/operators-commands.js';
 import { posCommand } from './cli/pos-commands.js';
@@ -20,6 +21,8 @@ Service:
   sandbox od-pos                  an Open Delivery POS that publishes its menu the Open Delivery way
   trigger SCENARIO|all|list       play a sandbox scenario: an order and the events that follow
                                   (scheduled, cash with change, KG items, cancellations, logistics…)
+  listen --forward-to URL         receive the merchant's webhooks on a local URL, signed as sent,
+                                  each local answer recorded as the attempt (cleaver listen --help)
 
 Operator (the /admin/v1 API; --admin-token or CLEAVER_ADMIN_TOKEN):
   merchants create|list|show      merchants, optionally with an integration key
@@ -55,6 +58,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   pos: posCommand,
   sandbox: sandboxCommand,
   trigger: triggerCommand,
+  listen: listenCommand,
 };
 
 /** Long-running commands stop cleanly on the first Ctrl-C; a second one exits at once. */
@@ -156,6 +160,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'pos':
       case 'sandbox':
       case 'trigger':
+      case 'listen':
         return await runClientCommand(command, args);
       case undefined:
       case '--help':

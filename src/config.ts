@@ -42,6 +42,8 @@ export interface Config {
   webhookLeaseSec: number;
   /** D11: a 2xx must arrive within this; only tests lower it (no environment variable). */
   webhookTimeoutMs: number;
+  /** The longest `cleaver listen` long-poll waits (POST /v1/sandbox/listen); only tests lower it. */
+  listenMaxWaitSec: number;
   /** An endpoint failing longer than this is disabled until re-registered (0: never). */
   webhookDisableAfterHours: number;
   /** How long a worker holds a catalog sync between heartbeats; a crashed one's is retaken after this. */
@@ -270,6 +272,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     ),
     webhookLeaseSec: readInt(env, 'CLEAVER_WEBHOOK_LEASE_SEC', 60, 1, 3600),
     webhookTimeoutMs: 15_000,
+    listenMaxWaitSec: 25,
     webhookDisableAfterHours: readInt(env, 'CLEAVER_WEBHOOK_DISABLE_AFTER_HOURS', 72, 0, 24 * 365),
     catalogLeaseSec: readInt(env, 'CLEAVER_CATALOG_LEASE_SEC', 8, 2, 3600),
     shutdownDrainMs: readInt(env, 'CLEAVER_SHUTDOWN_DRAIN_MS', 5_000, 0, 120_000),

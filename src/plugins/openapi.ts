@@ -1,6 +1,8 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { completeOpenApi } from './openapi-docs/complete.js';
+import { eventCatalogMarkdown } from './openapi-docs/event-catalog.js';
 
 /** `GET /v1/orders/:orderId` → `getV1OrdersByOrderId`; `/v1/events::polling` → `getV1EventsPolling`. */
 export function operationIdFor(method: string, url: string): string {
@@ -99,8 +101,18 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
       s.response = response;
       return { schema: s as typeof schema, url };
     },
+    // Texts, examples, webhooks and the event catalog for readers (openapi-docs/complete.ts).
+    transformObject: (document) =>
+      completeOpenApi(
+        ('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>,
+      ) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // The event catalog (docs/events.md) for people reading the reference at /docs.
+  const catalog = eventCatalogMarkdown();
+  app.get('/docs/events', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/markdown; charset=utf-8').send(catalog),
+  );
 }

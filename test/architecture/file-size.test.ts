@@ -18,7 +18,7 @@ function leadingComment(text: string): string {
   return lines.join('\n');
 }
 
-export function unexplainedLongFiles(files: SourceFile[], limit = LIMIT): string[] {
+function unexplainedLongFiles(files: SourceFile[], limit = LIMIT): string[] {
   return files
     .filter((f) => f.text.split('\n').length > limit && !/\bSize:/.test(leadingComment(f.text)))
     .map((f) => `${f.path}: ${f.text.split('\n').length} lines and no "Size:" note at its top`);

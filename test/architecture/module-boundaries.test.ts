@@ -41,6 +41,7 @@ const OWNERS: Record<string, string> = {
   event_receipts: 'events',
   webhook_deliveries: 'webhooks',
   webhook_attempts: 'webhooks',
+  webhook_forwarding: 'webhooks',
   operators: 'operators',
   operator_sessions: 'operators',
   operator_tokens: 'operators',

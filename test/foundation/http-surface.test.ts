@@ -38,6 +38,7 @@ describe('health, metrics, OpenAPI', () => {
     const token = doc.paths['/oauth/token'].post;
     expect(token.responses['200'].content['application/json'].schema.properties.expires_in).toEqual({
       type: 'integer',
+      description: 'Seconds the token stays valid from now; ask for a new one shortly before.',
     });
     expect(doc.paths['/v1/merchantOnboarding'].put.requestBody.content['application/json'].schema.required).toEqual([
       'ordersWebhookURL',

@@ -72,8 +72,10 @@ export async function defineFuzzSuite(group: FuzzGroup): Promise<void> {
   let fingerprintSql: string;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: UNLIMITED });
-    small = await createTestApp({ env: { ...UNLIMITED, CLEAVER_BODY_LIMIT: '1024' }, database: t.database });
+    // `cleaver listen`'s long-poll answers at once here: 500 requests may not each wait for webhooks.
+    const config = { listenMaxWaitSec: 0 };
+    t = await createTestApp({ env: UNLIMITED, config });
+    small = await createTestApp({ env: { ...UNLIMITED, CLEAVER_BODY_LIMIT: '1024' }, database: t.database, config });
     merchant = await createMerchant(t.app, 'Açougue Fuzz');
     const other = await createMerchant(t.app, 'Açougue Outro');
     const victimKey = await addIntegrationKey(t.app, merchant.merchantId);

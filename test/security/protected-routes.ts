@@ -78,6 +78,20 @@ export const merchantRoutes: ProtectedRoute[] = [
   { method: 'POST', pattern: '/v1/homologations', url: () => '/v1/homologations', payload: json({}) },
   { method: 'GET', pattern: '/v1/homologations/signingKey', url: () => '/v1/homologations/signingKey' },
   { method: 'GET', pattern: '/v1/homologations/:id', url: () => `/v1/homologations/${NO_RUN}` },
+  // `cleaver listen` (sandbox only): the merchant's webhooks handed to a developer's CLI.
+  {
+    method: 'POST',
+    pattern: '/v1/sandbox/listen',
+    url: () => '/v1/sandbox/listen',
+    payload: json({ forwardTo: 'http://127.0.0.1:9/hooks', waitSeconds: 0 }),
+  },
+  {
+    method: 'POST',
+    pattern: '/v1/sandbox/listen/deliveries/:deliveryId/attempts',
+    url: () => '/v1/sandbox/listen/deliveries/00000000-0000-4000-8000-000000000001/attempts',
+    payload: json({ leaseToken: '00000000-0000-4000-8000-000000000000', statusCode: 200, durationMs: 1 }),
+  },
+  { method: 'DELETE', pattern: '/v1/sandbox/listen', url: () => '/v1/sandbox/listen' },
 ];
 
 /** Merchant routes on one order: `orderId` in the path (the security suite checks foreign orders → 404). */

@@ -23,8 +23,11 @@ import type {
   DeliveryTrackingInfo,
   DenyCancellationRequest,
   EventRecord,
+  ForwardedAttemptRecorded,
+  ForwardedAttemptReport,
   HomologationRun,
   IntegrationConfig,
+  ListenAnswer,
   MerchantRecord,
   MerchantUpdateRequest,
   OnboardingRequest,
@@ -387,6 +390,40 @@ export function createPosClient(options: PosClientOptions) {
     async homologationSigningKey(): Promise<{ algorithm: 'Ed25519'; publicKey: string }> {
       const r = await authorized({ method: 'GET', path: '/v1/homologations/signingKey', idempotent: true });
       return r.body as { algorithm: 'Ed25519'; publicKey: string };
+    },
+    /**
+     * Sandbox only (`cleaver listen`): waits up to `waitSeconds` for this merchant's webhooks,
+     * which are handed over here instead of going to the registered URL while listening lasts.
+     * Not resent after a broken connection: deliveries it claimed are offered again when their
+     * lease runs out.
+     */
+    async listenForWebhooks(
+      forwardTo: string,
+      opts: { waitSeconds?: number; signal?: AbortSignal } = {},
+    ): Promise<ListenAnswer> {
+      const r = await authorized({
+        method: 'POST',
+        path: '/v1/sandbox/listen',
+        body: { forwardTo, ...(opts.waitSeconds !== undefined ? { waitSeconds: opts.waitSeconds } : {}) },
+        signal: opts.signal,
+      });
+      return r.body as ListenAnswer;
+    },
+    /** Sandbox only: the local answer to a forwarded webhook, recorded as its attempt. */
+    async reportForwardedAttempt(
+      deliveryId: string,
+      report: ForwardedAttemptReport,
+    ): Promise<ForwardedAttemptRecorded> {
+      const r = await authorized({
+        method: 'POST',
+        path: `/v1/sandbox/listen/deliveries/${encodeURIComponent(deliveryId)}/attempts`,
+        body: report,
+      });
+      return r.body as ForwardedAttemptRecorded;
+    },
+    /** Sandbox only: stop listening; webhooks go to the registered URL again. */
+    async stopListening(): Promise<void> {
+      await authorized({ method: 'DELETE', path: '/v1/sandbox/listen', idempotent: true });
     },
 
     /** D3: pending events of this integration key, oldest first (at most 1000); [] on 204. */

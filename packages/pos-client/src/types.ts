@@ -423,3 +423,43 @@ export interface HomologationRun {
   /** Ed25519 (base64) over the canonical JSON of the report without `signature`. */
   signature?: string;
 }
+
+/** A webhook handed to `cleaver listen` instead of the registered URL (`POST /v1/sandbox/listen`). */
+export interface ForwardedWebhook {
+  deliveryId: string;
+  /** Sent back with the report; proves the listener still holds the delivery. */
+  leaseToken: string;
+  attemptNo: number;
+  webhookId: string;
+  eventType: string;
+  orderId: string;
+  profile: 'cleaver' | 'opendelivery';
+  /** Exactly the headers the service would send, signatures included. */
+  headers: Record<string, string>;
+  /** The exact signed body. */
+  body: string;
+}
+
+export interface ListenAnswer {
+  deliveries: ForwardedWebhook[];
+  /** How long to wait for the local endpoint. */
+  timeoutMs: number;
+  sessionUntil: string;
+}
+
+/** The local endpoint's answer to a forwarded webhook, recorded as the delivery attempt. */
+export interface ForwardedAttemptReport {
+  leaseToken: string;
+  statusCode: number | null;
+  durationMs: number;
+  responseSnippet?: string | null;
+  error?: string | null;
+  retryAfter?: string;
+}
+
+export interface ForwardedAttemptRecorded {
+  deliveryId: string;
+  attemptNo: number;
+  status: 'PENDING' | 'DELIVERED' | 'FAILED';
+  nextAttemptAt: string | null;
+}

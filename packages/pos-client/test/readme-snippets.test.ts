@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sampleButcherCatalog } from '../../../src/cli/sample-catalog.js';
 import { ADMIN_TOKEN, createMerchant, type MerchantCredentials } from '../../../test/support/test-app.js';
 import { createOperatorClient, createPosClient, type OperatorClient } from '../src/index.js';
 import {
@@ -77,8 +78,11 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe('the README of @cleaver/pos-client: every snippet runs', () => {
-  const snippets = readSnippets(readFileSync(join(PACKAGE_DIR, 'README.md'), 'utf8'));
+describe('the READMEs (the repository’s and @cleaver/pos-client’s): every snippet runs', () => {
+  const snippets = [
+    ...readSnippets(readFileSync(join(PACKAGE_DIR, 'README.md'), 'utf8')),
+    ...readSnippets(readFileSync(join(PACKAGE_DIR, '..', '..', 'README.md'), 'utf8')),
+  ];
   let server: RunningApp;
   let workers: { stop(): Promise<void> };
   let op: OperatorClient;
@@ -200,6 +204,45 @@ describe('the README of @cleaver/pos-client: every snippet runs', () => {
       } finally {
         expect(await program.stop()).toBe(0);
       }
+    },
+    // The repository README's example, run on a merchant that already has the sandbox demo's
+    // catalog (the demo first, then the example): it adds its product and removes none of the
+    // demo's, so the demo's orders keep working.
+    overview: async () => {
+      const m = await createMerchant(server.app, 'Açougue Demo');
+      const client = createPosClient({ baseUrl: server.url, clientId: m.merchantId, clientSecret: m.clientSecret });
+      const demo = await client.uploadCatalog(sampleButcherCatalog(), { wait: true, timeoutMs: 30_000 });
+      expect(demo?.status).toBe('SUCCESS');
+      const demoProducts = (await client.getMerchant()).products.map((p) => p.pdv_external_id).sort();
+      const port = await freePort();
+      const program = startProgram(programs.get('overview')!, pkg.consumerDir, envOf(m, { PORT: String(port) }));
+      try {
+        await program.waitFor(/^catalog sync SUCCESS$/);
+        const order = await op.createOrder(m.merchantId, {
+          type: 'DELIVERY',
+          items: [{ productId: (await client.getMerchant()).products[0].id, quantity: 1 }],
+        });
+        await program.waitFor(new RegExp(`^confirmed ${order.id}$`));
+        // Handled once, by whichever route brought it first; the webhook was delivered (204).
+        const deadline = Date.now() + 20_000;
+        const delivered = async () =>
+          ((await op.getOrder(order.id)).webhookDeliveries as Array<{ eventType: string; status: string }>).some(
+            (d) => d.eventType === 'CREATED' && d.status === 'DELIVERED',
+          );
+        while (!(await delivered())) {
+          if (Date.now() > deadline) throw new Error(`webhook not delivered:\n${program.output.join('\n')}`);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        expect(program.output.filter((l) => /^(webhook|poll): CREATED /.test(l) && l.endsWith(order.id))).toHaveLength(
+          1,
+        );
+        expect((await op.getOrder(order.id)).lastEvent).toBe('CONFIRMED');
+      } finally {
+        expect(await program.stop()).toBe(0);
+      }
+      const after = (await client.getMerchant()).products.map((p) => p.pdv_external_id);
+      expect(after).toEqual(expect.arrayContaining([...demoProducts, 'maminha']));
+      expect(after).toHaveLength(demoProducts.length + 1);
     },
     'dedupe-store': async () => {
       const { stdout } = await runSnippet('dedupe-store', {});

@@ -1,6 +1,8 @@
 // The webhooks module as other modules see it (architecture.md#module-boundaries: modules read each other through
 // index.ts). `enqueueForEvent` is the EventListener the events service calls in its transaction;
-// `listOrderDeliveries` feeds the operator order timeline.
+// `listOrderDeliveries` feeds the operator order timeline; `webhookForwardingRoutes` serve
+// `cleaver listen` in the sandbox.
+export { webhookForwardingRoutes } from './webhook-forwarding-routes.js';
 export { signWebhook } from './webhook-signing.js';
 export {
   DeliveryIdParams,

@@ -10,7 +10,7 @@ import { createLeasedWorker, type LeasedQueue } from '../../jobs/leased-worker.j
 import { throttledReport } from '../../jobs/throttled-report.js';
 import type { Clock } from '../../lib/clock.js';
 import type { LookupFn } from '../../lib/net/address-guard.js';
-import { nextAttemptDelayMs, parseRetryAfter } from './retry-schedule.js';
+import { decideRetry as decideRetryAfterFailure, findSigningSecret } from './attempt-rules.js';
 import type { Outcome, WebhookMetrics } from './webhook-metrics.js';
 import { createResultWriter } from './webhook-result-writer.js';
 import { createWebhookSender, type SendResult } from './webhook-sender.js';
@@ -62,20 +62,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const onError = deps.onError ?? throttledReport('webhook');
   const writer = createResultWriter(db, { onHealthChange: deps.onHealthChange });
 
-  /** D10: the key that registered the URL; if it was deleted, the newest other active key. */
-  async function signingSecret(merchantId: string, keyId: string | null): Promise<string | undefined> {
-    if (keyId) {
-      const secret = await deps.auth.signingSecret(keyId);
-      if (secret !== undefined) return secret;
-    }
-    const keys = await deps.auth.listIntegrationKeys(merchantId);
-    const newest = [...keys].sort((a, b) => b.created_at.getTime() - a.created_at.getTime());
-    for (const key of newest) {
-      const secret = await deps.auth.signingSecret(key.id);
-      if (secret !== undefined) return secret;
-    }
-    return undefined;
-  }
+  const signingSecret = (merchantId: string, keyId: string | null) => findSigningSecret(deps.auth, merchantId, keyId);
 
   async function claim(limit: number): Promise<{ rows: repo.ClaimedRow[]; token: string }> {
     const now = clock.now();
@@ -120,17 +107,8 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   }
 
   /** After a failed attempt: the schedule (with Retry-After on 429/503), or FAILED when it is exhausted. */
-  function decideRetry(row: repo.ClaimedRow, result: SendResult, now: Date) {
-    const retryAfterMs =
-      result.statusCode === 429 || result.statusCode === 503 ? parseRetryAfter(result.retryAfter, now) : undefined;
-    const delay = nextAttemptDelayMs(row.attempt_count, schedule, { retryAfterMs, random: deps.random });
-    if (delay === undefined) return { status: 'FAILED' as const, nextAttemptAt: null, outcome: 'failed' as const };
-    return {
-      status: 'PENDING' as const,
-      nextAttemptAt: new Date(now.getTime() + delay),
-      outcome: 'retry_scheduled' as const,
-    };
-  }
+  const decideRetry = (row: repo.ClaimedRow, result: SendResult, now: Date) =>
+    decideRetryAfterFailure(row.attempt_count, result, now, schedule, deps.random);
 
   async function attempt(row: repo.ClaimedRow, token: string, secrets: Map<string, Promise<string | undefined>>) {
     const startedAt = clock.now();
@@ -226,7 +204,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
         claimed.delete(row.id);
       }
     },
-    nextWakeAt: () => repo.nextDueAt(db),
+    nextWakeAt: () => repo.nextDueAt(db, clock.now()),
   };
   const worker = createLeasedWorker(queue, {
     db,

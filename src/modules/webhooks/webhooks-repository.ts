@@ -63,6 +63,9 @@ const WAITS_FOR_EARLIER = `EXISTS (SELECT 1 FROM webhook_deliveries e
  * registered, enabled webhook URL; the same occurrence twice is one delivery. The NOTIFY is
  * delivered on commit, so workers never see a row that might still roll back.
  *
+ * A merchant whose developer listens with `cleaver listen` (webhook-forwarding.ts) gets its
+ * deliveries written even with no URL registered: they go to the listener.
+ *
  * D28: the body stored is the one in the dialect of the key that registered the URL, read in
  * this same statement (its profile now, deleted or not); a webhook-only notification
  * (`cleaverOnly`, D8's second one) is not written at all for an opendelivery URL.
@@ -82,9 +85,12 @@ export async function insertDelivery(
 ): Promise<boolean> {
   const { rows } = await tx.query<{ id: string }>(
     `WITH target AS (
-       SELECT m.id, COALESCE(k.profile, 'cleaver') AS profile
+       SELECT m.id, COALESCE(k.profile, fk.profile, 'cleaver') AS profile
          FROM merchants m LEFT JOIN integration_keys k ON k.id = m.webhook_key_id
-        WHERE m.id = $2 AND m.orders_webhook_url IS NOT NULL AND m.webhook_disabled_at IS NULL
+              LEFT JOIN webhook_forwarding f ON f.merchant_id = m.id AND f.until > $8
+              LEFT JOIN integration_keys fk ON fk.id = f.key_id
+        WHERE m.id = $2
+          AND ((m.orders_webhook_url IS NOT NULL AND m.webhook_disabled_at IS NULL) OR f.merchant_id IS NOT NULL)
      ), ins AS (
        INSERT INTO webhook_deliveries
               (id, merchant_id, order_id, occurrence_id, event_type, body, profile, status, next_attempt_at,
@@ -123,12 +129,19 @@ export async function insertDelivery(
  */
 export async function claimDueDeliveries(
   db: Queryable,
-  claim: { now: Date; limit: number; leaseToken: string; leaseUntil: Date },
+  claim: { now: Date; limit: number; leaseToken: string; leaseUntil: Date; forwardedMerchantId?: string },
 ): Promise<ClaimedRow[]> {
+  // Workers leave alone the merchants someone listens to with `cleaver listen`; the listener
+  // claims only its own merchant's deliveries (webhook-forwarding.ts).
+  const scope = claim.forwardedMerchantId
+    ? 'd.merchant_id = $5'
+    : `NOT EXISTS (SELECT 1 FROM webhook_forwarding f WHERE f.merchant_id = d.merchant_id AND f.until > $1)`;
+  const params: unknown[] = [claim.now, claim.limit, claim.leaseToken, claim.leaseUntil];
+  if (claim.forwardedMerchantId) params.push(claim.forwardedMerchantId);
   const { rows } = await db.query<ClaimedRow>(
     `WITH due AS (
        SELECT d.id FROM webhook_deliveries d
-        WHERE d.status = 'PENDING' AND d.next_attempt_at <= $1 AND NOT ${WAITS_FOR_EARLIER}
+        WHERE d.status = 'PENDING' AND d.next_attempt_at <= $1 AND ${scope} AND NOT ${WAITS_FOR_EARLIER}
         ORDER BY d.next_attempt_at, d.seq
         LIMIT $2
         FOR UPDATE OF d SKIP LOCKED
@@ -146,7 +159,7 @@ export async function claimDueDeliveries(
        FROM due, merchants m
       WHERE d.id = due.id AND m.id = d.merchant_id
      RETURNING ${COLUMNS}, m.orders_webhook_url, m.webhook_key_id, m.webhook_disabled_at`,
-    [claim.now, claim.limit, claim.leaseToken, claim.leaseUntil],
+    params,
   );
   return rows.sort((a, b) => a.seq - b.seq);
 }
@@ -244,10 +257,14 @@ export async function disableMerchantWebhook(
 }
 
 /** When the next delivery that is first in line for its order becomes due (for the worker's timer). */
-export async function nextDueAt(db: Queryable): Promise<Date | null> {
+export async function nextDueAt(db: Queryable, now: Date): Promise<Date | null> {
+  // A listened-to merchant's rows are the listener's: counting them would wake the workers for
+  // rows they may not claim (a spin while `cleaver listen` runs).
   const { rows } = await db.query<{ due: Date | null }>(
     `SELECT min(d.next_attempt_at) AS due FROM webhook_deliveries d
-      WHERE d.status = 'PENDING' AND NOT ${WAITS_FOR_EARLIER}`,
+      WHERE d.status = 'PENDING' AND NOT ${WAITS_FOR_EARLIER}
+        AND NOT EXISTS (SELECT 1 FROM webhook_forwarding f WHERE f.merchant_id = d.merchant_id AND f.until > $1)`,
+    [now],
   );
   return rows[0]?.due ?? null;
 }

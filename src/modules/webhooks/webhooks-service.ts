@@ -7,6 +7,7 @@ import { conflict, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { RecordedEvent } from '../events/index.js';
 import type { NoticeInput } from '../notices/index.js';
+import { createWebhookForwarding } from './webhook-forwarding.js';
 import { createWebhookMetrics } from './webhook-metrics.js';
 import { type DeliveryView, toViews } from './webhook-views.js';
 import { createWebhookWorker, NEW_EVENT_PATH, ORDER_UPDATE_PATH, type WebhookWorkerDeps } from './webhook-worker.js';
@@ -62,6 +63,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
   }
 
   const worker = createWebhookWorker({ ...deps, metrics, onHealthChange: noticeHealthChanges });
+  /** `cleaver listen` (sandbox only): deliveries handed to a developer's CLI instead of the URL. */
+  const forwarding = createWebhookForwarding(deps);
 
   function toHealth(r: repo.EndpointHealthRow) {
     const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -202,6 +205,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
     pruneOrderDeliveries: (orderIds: string[]) => repo.deleteOrderDeliveries(db, orderIds),
 
     metrics,
+    forwarding,
   };
 }
 

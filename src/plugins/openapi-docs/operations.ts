@@ -1,0 +1,315 @@
+// What each operation of /openapi.json means, in plain words: the rule, the errors it gives.
+// Keyed by operationId; a route file's own description is kept when this map has none, and
+// decision numbers are taken out of every text (openapi-docs/complete.ts), since a reader of
+// the reference cannot open them.
+
+export interface OperationDoc {
+  summary?: string;
+  description: string;
+}
+
+const REFUSED =
+  'An action the order’s state does not allow is refused with 400 `{title, status}` for a `cleaver` key and 422 ' +
+  'for an `opendelivery` key (application/problem+json); 404 when the order is not one of the merchant’s; 409 when ' +
+  'another action on the same order is being applied at that moment (retry).';
+
+export const OPERATION_DOCS: Record<string, OperationDoc> = {
+  postOauthToken: {
+    description:
+      'Exchanges an integration key (client_id = the merchant id, client_secret) for a bearer access token ' +
+      '(client credentials grant, spec 4.1). Reuse the token until shortly before `expires_in` runs out: asking for a ' +
+      'new one on every call is rate limited per IP. Errors: 400 for a missing field or a grant_type other than ' +
+      'client_credentials; 401 for an unknown client or a wrong secret.',
+  },
+  postOauthRevoke: {
+    description:
+      'Revokes an access token at once (RFC 7009), authenticated with the client credentials that own it. Answers ' +
+      '200 even when the token was unknown or already revoked, as RFC 7009 requires. Errors: 400 for a missing ' +
+      'field; 401 for wrong client credentials.',
+  },
+  postOauthRefresh: {
+    description:
+      'Gives a new access token for a token that is still valid (sent as the bearer token) and revokes the old one, so ' +
+      'a long-running POS never has to handle its secret again. Errors: 401 when the token is expired, revoked or ' +
+      'invalid: ask /oauth/token then.',
+  },
+  getV1VersionsOrderingApp: {
+    description:
+      'The Open Delivery API versions this service implements, asked by an Open Delivery POS before it has a ' +
+      'token. No authentication; rate limited per IP.',
+  },
+  postV1OrdersByOrderIdConfirm: {
+    description:
+      'Confirms a CREATED order after the POS reviewed it (spec 4.7): the order becomes CONFIRMED and a CONFIRMED ' +
+      `event is raised. Optional orderExternalCode (the POS’s own code) and preparationTime. ${REFUSED}`,
+  },
+  postV1OrdersByOrderIdRequestCancellation: {
+    description:
+      'The POS asks to cancel an order it cannot fulfil (spec 4.8), with a reason, a code and a mode; records ' +
+      'CANCELLATION_REQUESTED. The platform decides: CANCELLED ends the order, CANCELLATION_REQUEST_DENIED means it ' +
+      `goes on. Asking twice is refused. For an opendelivery key the 422 adds cancellationStatus once an earlier request was answered. ${REFUSED}`,
+  },
+  postV1OrdersByOrderIdAcceptCancellation: {
+    description:
+      'Accepts the customer’s cancellation request (spec 4.9): allowed only while the order’s last event is ' +
+      `ORDER_CANCELLATION_REQUEST; the order becomes CANCELLED. ${REFUSED}`,
+  },
+  postV1OrdersByOrderIdDenyCancellation: {
+    description:
+      'Denies the customer’s cancellation request with a reason and a code (spec 4.10); the order stays active and ' +
+      'continues. Polling gets CANCELLED_DENIED; a `cleaver` webhook URL gets two notifications (CANCELLED_DENIED, ' +
+      'then CANCELLATION_REQUEST_DENIED) and an `opendelivery` one only the first. An opendelivery key may also use ' +
+      `Open Delivery’s codes DISH_ALREADY_DONE and OUT_FOR_DELIVERY. ${REFUSED}`,
+  },
+  postV1OrdersByOrderIdReadyForPickup: {
+    summary: 'The order is ready for pickup; raises READY_FOR_PICKUP',
+    description: `Tells the platform the order is ready to be picked up by the courier or the customer. ${REFUSED}`,
+  },
+  postV1OrdersByOrderIdDispatch: {
+    summary: 'The order left the store; raises DISPATCHED, optionally with tracking',
+    description:
+      'The order is out for delivery. An optional deliveryTrackingInfo body is recorded as a first tracking update ' +
+      `(as POST …/tracking, spec 4.12). ${REFUSED}`,
+  },
+  postV1OrdersByOrderIdDelivered: {
+    summary: 'The order was delivered; raises DELIVERED',
+    description: `The order reached the customer. Check the customer’s delivery code first with POST …/validateCode. ${REFUSED}`,
+  },
+  postV1OrdersByOrderIdPreparing: {
+    summary: 'Preparation has started (Open Delivery); raises PREPARING',
+    description:
+      'Open Delivery’s optional progress event, for both profiles. Allowed on a CONFIRMED order; the status stays ' +
+      `CONFIRMED and lastEvent becomes PREPARING. ${REFUSED}`,
+  },
+  postV1OrdersByOrderIdPickedUp: {
+    summary: 'The customer picked up a TAKEOUT order (Open Delivery); raises PICKED_UP',
+    description:
+      'For both profiles. Allowed on a TAKEOUT order that is CONFIRMED or READY_FOR_PICKUP; the status stays and ' +
+      `lastEvent becomes PICKED_UP. ${REFUSED}`,
+  },
+  patchV1OrdersByOrderIdDetails: {
+    summary: 'Change when preparation should start (Open Delivery); no event',
+    description:
+      'Sets the order’s preparationStartDateTime, for both profiles; the order view shows the new value. Refused once ' +
+      `the order is CANCELLED or CONCLUDED. ${REFUSED}`,
+  },
+  postV1OrdersByOrderIdValidateCode: {
+    description:
+      'Checks the delivery code the customer gives at the door against the order’s (spec 4.11). 200 with the order id ' +
+      'when it matches. Errors: 400 "Invalid code provided" when it does not (do not hand the order over); 404 when ' +
+      'the order is not the merchant’s.',
+  },
+  postV1OrdersByOrderIdTracking: {
+    description:
+      'A delivery tracking update from the POS’s own courier (spec 4.12): the courier, the vehicle, the position ' +
+      'and the expected times; recorded for the order’s timeline, no event. Distances (distanceToPickup, ' +
+      `distanceToDelivery) may be numbers or decimal strings, as Open Delivery sends them. ${REFUSED}`,
+  },
+  getV1EventsPolling: {
+    summary: 'Pending events of the calling integration key, oldest first; 204 when none',
+    description:
+      'Every event not yet acknowledged by this integration key, oldest first, at most 1000 (spec 6). An event comes ' +
+      'back in every poll until it is acknowledged, so handling must be idempotent. `eventType` filters by type. For a ' +
+      '`cleaver` key `eventId` names the event type (shared by every order); for an `opendelivery` key one ' +
+      'occurrence, equal to the webhook-id of its webhook. The event catalog says what each type ' +
+      'asks of the POS. Errors: 400 for an unknown eventType; 403 when x-polling-merchants names another merchant than the token’s.',
+  },
+  postV1EventsAcknowledgment: {
+    summary: 'Acknowledge polled events for the calling integration key (spec 4.13)',
+    description:
+      'Marks events as processed so they stop coming back in polls. Acknowledge only what you processed and stored. At ' +
+      'most 100 per request; repeating an acknowledgment is harmless; a batch that fails midway keeps the ' +
+      'acknowledgments before the failure. `id` is the eventId as polled, in either form whatever the key’s profile: ' +
+      'the type’s id acknowledges the event’s current occurrence, an occurrence id only that occurrence. Acknowledging ' +
+      'never affects another key. Errors: 400 for a malformed list; 404 when an order is not the merchant’s.',
+  },
+  putV1MerchantUpdate: {
+    summary: 'Upload the catalog; 204 = stored and queued (spec 4.3)',
+    description:
+      'Replaces or updates the merchant’s catalog from the POS. The body depends on entityType: MERCHANT (the whole ' +
+      'store: categories, offers, items), ITEM (existing products, flat) or ITEM_OFFER (prices and availability of ' +
+      'existing products, flat). 204 only means stored and queued: processing is asynchronous; follow GET ' +
+      '/v1/merchantStatus until SUCCESS or FAIL and do not upload again meanwhile. A FAIL can be a partial success; ' +
+      'moreInfo lists what was dropped. Errors: 400 for a bad envelope (missing entityType or updatedObjects, ' +
+      'merchantStatus missing for MERCHANT); 413 when the body is too large.',
+  },
+  getV1Merchant: {
+    description:
+      'The merchant as the marketplace shows it: status, categories and products with prices, stock, units and ' +
+      'links to the POS (pdv_external_id) (spec 2.3–2.5). Use it to check what an upload produced. Errors: 404 when ' +
+      'the merchant no longer exists.',
+  },
+  postV1LogisticsDeliveryUpdate: {
+    description:
+      'A delivery event from the logistics partner (spec 4.14), signed with X-App-Signature (hex HMAC-SHA256 of the ' +
+      'body with the app’s secret) and identified by X-App-Id and X-App-MerchantId. DELIVERY_ONGOING marks the order ' +
+      'dispatched, DELIVERY_FINISHED delivered; other types are recorded for tracking only. The same update sent ' +
+      'twice changes nothing. Errors: 401 for a bad signature or an unknown app; 404 when the order is not the ' +
+      'merchant’s or the app does not serve it; 409 when the update conflicts with the order’s state.',
+  },
+  postV1LogisticsConfirmationCode: {
+    description:
+      'The logistics partner checks the customer’s delivery code (spec 4.15), with the same check as the POS’s ' +
+      'validateCode. Signed like deliveryUpdate. Errors: 400 "Invalid code provided"; 401 for a bad signature; 404 ' +
+      'for an order the app does not serve.',
+  },
+  postAdminV1Merchants: {
+    description:
+      'Creates a merchant, optionally with its first integration key (whose client secret is shown only in this ' +
+      'answer). Errors: 400 for a missing name; 409 when the id is taken.',
+  },
+  getAdminV1MerchantsByMerchantId: {
+    description:
+      'A merchant with its onboarding settings (webhook URL and whether it is disabled, catalog endpoint), its ' +
+      'integration keys (never their secrets) with last use and presence, and its last catalog sync. Errors: 404.',
+  },
+  patchAdminV1MerchantsByMerchantId: {
+    description:
+      'Renames a merchant or switches whether it receives orders (status AVAILABLE or UNAVAILABLE); each switch is ' +
+      'kept in the merchant’s history. Audited. Errors: 400 for an empty change; 404.',
+  },
+  getAdminV1MerchantsByMerchantIdHistory: {
+    description: 'Each change of the merchant’s order-receiving switch: when, from what to what, by whom. Errors: 404.',
+  },
+  deleteAdminV1MerchantsByMerchantIdIntegrationKeysByKeyId: {
+    description:
+      'Deletes a key: its tokens stop working at once (401) and its pending events are no longer polled by it. ' +
+      'Webhooks it registered are signed with the newest other key. Audited. Errors: 404.',
+  },
+  postAdminV1MerchantsByMerchantIdCategories: {
+    description:
+      'A category made in the panel, not linked to the POS: a catalog upload never removes it. Errors: 400; 404.',
+  },
+  postAdminV1MerchantsByMerchantIdProducts: {
+    description:
+      'A product made in the panel, not linked to the POS: a catalog upload never removes it. Errors: 400 (price, ' +
+      'unit KG or UN); 404 for the merchant or the category.',
+  },
+  getAdminV1MerchantsByMerchantIdCatalogSyncs: {
+    description:
+      'Every catalog sync of the merchant (uploads, pulls, Open Delivery notifications), newest first, with status, ' +
+      'moreInfo, structured details of what was dropped and why, and times. Errors: 404.',
+  },
+  postAdminV1MerchantsByMerchantIdCatalogPull: {
+    description:
+      'Fetches the catalog from the POS endpoint the merchant registered (getMerchantURL, with its apiKey) and ' +
+      'processes it like an upload; 202 with the sync id to follow. Errors: 404; 409 when no catalog endpoint is ' +
+      'registered or a sync is already running.',
+  },
+  postAdminV1LogisticsApps: {
+    description:
+      'Registers a logistics partner app and the merchants it serves; its client secret (which signs its requests) ' +
+      'is shown only in this answer. Audited. Errors: 400.',
+  },
+  getAdminV1LogisticsApps: { description: 'Every logistics partner app, with the merchants it serves; never secrets.' },
+  deleteAdminV1LogisticsAppsByAppId: {
+    description: 'Deactivates an app: its signed requests get 401 from then on. Audited. Errors: 404.',
+  },
+  postAdminV1MerchantsByMerchantIdOrders: {
+    description:
+      'Hands in an order as the marketplace does when a customer orders (sandbox and integration tests): items from ' +
+      'the merchant’s products, payment, delivery or takeout, schedule. Raises CREATED. Errors: 400 (an unknown or ' +
+      'unavailable product, amounts that do not add up); 404; 409 when the merchant does not receive orders.',
+  },
+  getAdminV1MerchantsByMerchantIdOrders: {
+    description: 'A page of the merchant’s orders, newest first, with status and last event. Errors: 404.',
+  },
+  getAdminV1OrdersByOrderId: {
+    description:
+      'Everything about an order for support: the order with its delivery code, every event and who acknowledged ' +
+      'it, tracking updates, logistics updates, and every webhook delivery with its attempts. Errors: 404.',
+  },
+  postAdminV1OrdersByOrderIdCustomerCancellation: {
+    description:
+      'The customer asks to cancel: raises ORDER_CANCELLATION_REQUEST, which the POS must accept or deny. Errors: 404; ' +
+      '409 when the order is final or a request is already open.',
+  },
+  postAdminV1OrdersByOrderIdCancellationDecision: {
+    description:
+      'The platform answers the POS’s own cancellation request: accept (CANCELLED) or deny ' +
+      '(CANCELLATION_REQUEST_DENIED, the order goes on). Errors: 404; 409 when no POS request is open.',
+  },
+  postAdminV1OrdersByOrderIdEvents: {
+    description:
+      'Raises a platform-side event on an order: CONCLUDED (after delivery), PICKUP_AREA_ASSIGNED (optional ' +
+      'pickupArea) or CANCELLED (with reason and code). Errors: 400 for another type; 404; 409 when the order’s ' +
+      'state does not allow it.',
+  },
+  getAdminV1MerchantsByMerchantIdWebhookDeliveries: {
+    description:
+      'Each webhook delivery: the event, the target URL, status (PENDING, DELIVERED, FAILED), every attempt with ' +
+      'its HTTP status, error, duration and the start of the answer, and the next attempt. Errors: 404.',
+  },
+  postAdminV1WebhookDeliveriesByDeliveryIdRetry: {
+    description:
+      'One new attempt now with the same webhook-id and body, whatever the delivery’s status. Audited. Errors: 404; ' +
+      '409 when an attempt is in progress, no URL is registered, or the webhook is disabled.',
+  },
+  getAdminV1MerchantsByMerchantIdWebhookHealth: {
+    description:
+      'Whether the merchant’s webhook endpoint answers: healthy, failing (since when, last error), disabled (after a ' +
+      '410 or failing too long) or unknown (never tried). Errors: 404.',
+  },
+  getAdminV1Notices: {
+    description:
+      'What operators should look at, newest first: webhook endpoints that start or stop failing or get disabled, ' +
+      'filtered by merchant or kind.',
+  },
+  postAdminV1Operators: {
+    description:
+      'Creates an operator account with a role (viewer, support, admin). Admin only; audited. Errors: 400 (a password ' +
+      'shorter than 12 characters); 409 when the email is taken.',
+  },
+  getAdminV1Operators: {
+    description: 'Every operator account with role, status and whether a password and a one-time-code device are set.',
+  },
+  getAdminV1OperatorsById: { description: 'One operator account. Errors: 404.' },
+  patchAdminV1OperatorsById: {
+    description:
+      'Changes an operator’s role, or disables it (its console sessions and tokens end at once) or enables it. Admin ' +
+      'only; audited. Errors: 400 for an unknown role or an empty change; 404.',
+  },
+  postAdminV1OperatorsByIdPassword: {
+    description:
+      'Sets or resets an operator’s password; its console sessions end. Audited. Errors: 400 (too short); 404.',
+  },
+  deleteAdminV1OperatorsByIdTotp: {
+    description:
+      'Removes an operator’s one-time-code device so it can enrol again at next login. Audited. Errors: 404.',
+  },
+  postAdminV1OperatorsByIdRevokeAccess: {
+    description:
+      'Ends every console session and revokes every personal token of the operator at once; answers how many. Audited. Errors: 404.',
+  },
+  getAdminV1OperatorsByIdTokens: {
+    description:
+      'An operator’s personal tokens: name, role, created, last used, expiry, revoked; never the token itself. Errors: 404.',
+  },
+  postAdminV1OperatorsByIdTokens: {
+    description:
+      'A personal API token (`cop_…`) for an operator, with a role no higher than its own and an optional expiry; the ' +
+      'token is shown only in this answer. Audited. Errors: 400 (a role above the operator’s, a bad expiry); 404; 409 when the operator is disabled.',
+  },
+  deleteAdminV1OperatorsByIdTokensByTokenId: {
+    description: 'Revokes a personal token: it stops working at once. Audited. Errors: 404.',
+  },
+  getAdminV1Me: {
+    description:
+      'Who the credential of this request is (the bootstrap admin token, or an operator and its token) and its role.',
+  },
+  postAdminV1MeTokens: {
+    description:
+      'A personal token for the calling operator, shown only in this answer. Audited. Errors: 400 (a role above yours, a bad expiry); 409 for the bootstrap token, which is not an operator account.',
+  },
+  deleteAdminV1MeTokensByTokenId: {
+    description: 'Revokes one of your own tokens. Audited. Errors: 404; 409 for the bootstrap token.',
+  },
+  getAdminV1Audit: {
+    description:
+      'Audit entries, newest first, a page at a time: who did what to what, from where, with what result. Filters by actor, action and time.',
+  },
+  getAdminV1AuditExport: {
+    description:
+      'Every matching audit entry as JSON lines (application/x-ndjson), oldest first, streamed; the same filters as GET /admin/v1/audit.',
+  },
+};
