@@ -25,6 +25,7 @@ import { operatorsPages } from './operators-pages.js';
 import { ordersPages } from './orders-pages.js';
 import { sandboxPages } from './sandbox-pages.js';
 import { createSessions, LOGIN_COOKIE, LOGIN_COOKIE_TTL_SEC, readCookie, SESSION_COOKIE } from './session.js';
+import { localizeTimes, rememberZone, zoneOf } from './time-zone.js';
 import { webhooksPages } from './webhooks-pages.js';
 
 export interface ConsoleDeps {
@@ -76,6 +77,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
       env: config.env,
       csrfToken: request.consoleSession?.csrfToken ?? '',
       sections,
+      timeZone: zoneOf(request),
       actor: actor ? { name: actor.actor, role: actor.role } : undefined,
       can(route) {
         const rule = ACCESS_RULES[route];
@@ -89,7 +91,10 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     sections,
     ctx,
     send: (reply: FastifyReply, body: Html, status = 200) =>
-      reply.code(status).type('text/html; charset=utf-8').send(body.__html),
+      reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .send(localizeTimes(body.__html, zoneOf(reply.request))),
   };
 
   // Pages, not API: out of /openapi.json (and so out of the security suite's completeness check).
@@ -112,6 +117,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
       request.consoleSession = session;
       request.actor = actor;
       checkAccess(request);
+      rememberZone(request, reply);
       return;
     }
     if (isPublic(request) || !request.routeOptions.url) return;

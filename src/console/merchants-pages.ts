@@ -1,6 +1,7 @@
 // Merchants: who is live, how each is integrated (webhook, keys, last seen), and onboarding by
 // hand: create a merchant, create an integration key (secret shown once), switch status.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
 import { badRequest, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
 import { INTEGRATION_PROFILES, type IntegrationProfile } from '../modules/auth/index.js';
@@ -8,7 +9,10 @@ import type { MerchantRow } from '../modules/merchants/index.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
 import { csrfField, page } from './layout.js';
-import { merchantIdOf, statusBadge, syncSummary } from './widgets.js';
+import { choice, merchantIdOf, oneOf, pager, searchText, statusBadge, syncSummary } from './widgets.js';
+
+/** Merchants per page: each row reads its keys and last sync. */
+const PAGE = 50;
 
 type KeyRow = Awaited<ReturnType<ConsoleKit['services']['auth']['listIntegrationKeys']>>[number];
 
@@ -42,13 +46,26 @@ export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
   const { merchants, auth, catalog } = kit.services;
 
   app.get('/merchants', async (request, reply) => {
-    const rows = await merchants.listMerchants();
+    const q = queryOf(request);
+    const search = searchText(q.q);
+    const status = oneOf('status', q.status, ['AVAILABLE', 'UNAVAILABLE'] as const);
+    const found = await merchants.listMerchants({ q: search, status, cursor: q.cursor || undefined, limit: PAGE + 1 });
+    const { items: rows, next } = cursorPage(found, PAGE, (m) => encodeTimeCursor(m.created_at, m.id));
     const keysOf = new Map<string, KeyRow[]>();
     const syncOf = new Map<string, Record<string, unknown> | null>();
-    for (const m of rows) {
-      keysOf.set(m.id, await auth.listIntegrationKeys(m.id));
-      syncOf.set(m.id, await catalog.lastSync(m.id));
-    }
+    await Promise.all(
+      rows.map(async (m) => {
+        const [keys, sync] = await Promise.all([auth.listIntegrationKeys(m.id), catalog.lastSync(m.id)]);
+        keysOf.set(m.id, keys);
+        syncOf.set(m.id, sync);
+      }),
+    );
+    const filter = html`<form method="get" action="/console/merchants" class="inline-form filters" role="search" aria-label="Find merchants">
+  <div class="field"><label for="f-q">Name, id or POS code</label>
+    <input id="f-q" name="q" type="search" maxlength="200" value="${search ?? ''}"></div>
+  ${choice('f-status', 'status', 'Status', ['AVAILABLE', 'UNAVAILABLE'], status)}
+  <button type="submit">Search</button>
+</form>`;
     const created = queryOf(request).created;
     const list = rows.length
       ? html`<table class="cards">
@@ -69,10 +86,11 @@ export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
   })}
   </tbody>
 </table>`
-      : html`<p>No merchants yet.</p>`;
-    const body = html`<section aria-labelledby="list-h">
-  <h2 id="list-h" class="visually-hidden">All merchants</h2>
+      : html`<p>${search || status || q.cursor ? 'No merchants match.' : 'No merchants yet.'}</p>`;
+    const body = html`${filter}<section aria-labelledby="list-h">
+  <h2 id="list-h" class="visually-hidden">Merchants</h2>
   ${list}
+  ${pager(request, next)}
 </section>
 ${
   kit.ctx(request).can('POST /console/merchants')
@@ -254,7 +272,8 @@ async function extraMerchantSections(kit: ConsoleKit, _request: FastifyRequest, 
     kit.services.catalog.getMerchantRecord(m.id),
     kit.services.catalog.lastSync(m.id),
   ]);
-  const failing = (await kit.services.webhooks.listMerchantDeliveries(m.id, { status: 'FAILED', limit: 1000 })).length;
+  const failing = (await kit.services.webhooks.listMerchantDeliveries(m.id, { status: 'FAILED', limit: 1000 })).items
+    .length;
   const webhooks = html`<section aria-labelledby="webhooks-h" class="panel">
   <h2 id="webhooks-h">Webhook deliveries</h2>
   <p>${failing ? badge(`${failing}${failing === 1000 ? '+' : ''} failed`, 'bad') : badge('none failed', 'ok')}

@@ -155,7 +155,7 @@ describe('console in a browser', () => {
       // The worker tries once (schedule "0") and gives up on the 500.
       await receiver.waitFor((r) => r.length >= 1);
       await expect
-        .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, {}))[0]?.status)
+        .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, {})).items[0]?.status)
         .toBe('FAILED');
 
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -174,7 +174,7 @@ describe('console in a browser', () => {
       await page.waitForURL(/done=/);
       await receiver.waitFor((r) => r.length >= 2);
       await expect
-        .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, {}))[0]?.attemptCount)
+        .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, {})).items[0]?.attemptCount)
         .toBe(2);
       await page.reload();
       await expect.poll(() => page.getByRole('cell', { name: '500', exact: true }).count()).toBe(2);
@@ -195,7 +195,7 @@ async function placeOrder(page: Page, merchantId: string): Promise<string> {
   await page.getByLabel('Price (BRL)').fill('59,90');
   await page.getByLabel('Unit').selectOption('KG');
   await page.getByRole('button', { name: 'Add product' }).click();
-  await expect.poll(() => page.getByRole('cell', { name: 'BRL 59.90' }).count()).toBe(1);
+  await expect.poll(() => page.getByRole('cell', { name: 'R$ 59,90' }).count()).toBe(1);
   await page.getByText('1 discarded object').click();
   await screenshot(page, '03-catalog');
 

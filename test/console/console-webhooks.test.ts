@@ -33,13 +33,16 @@ describe('webhooks', () => {
     const order = await createSimpleOrder(t.app, me.merchantId); // CREATED → 200
     await receiver.waitFor((r) => r.length >= 1);
     await expect
-      .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, {}))[0]?.status)
+      .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, {})).items[0]?.status)
       .toBe('DELIVERED');
     const s = await login(t.app);
     await s.post(`/console/orders/${order.id}/customerCancellation`, {}); // ORDER_CANCELLATION_REQUEST → 503
     await receiver.waitFor((r) => r.length >= 2);
     await expect
-      .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' })).length)
+      .poll(
+        async () =>
+          (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' })).items.length,
+      )
       .toBe(1);
 
     const page = await s.get('/console/webhooks');
@@ -52,7 +55,7 @@ describe('webhooks', () => {
     expect(page.body).toContain('<dd class="wrap">HTTP 503</dd>');
     expect(page.body).toContain('<code class="wrap">down</code>');
 
-    const [failed] = await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' });
+    const [failed] = (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' })).items;
     const noToken = await t.app.inject({
       method: 'POST',
       url: `/console/webhookDeliveries/${failed.id}/retry`,
@@ -69,7 +72,8 @@ describe('webhooks', () => {
     await expect
       .poll(
         async () =>
-          (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' }))[0]?.attemptCount,
+          (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' })).items[0]
+            ?.attemptCount,
       )
       .toBe(2);
 

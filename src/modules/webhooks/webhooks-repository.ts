@@ -255,14 +255,16 @@ export async function countPending(db: Queryable): Promise<number> {
 
 export async function listMerchantDeliveries(
   db: Queryable,
-  merchantId: string,
-  filter: { status?: DeliveryStatus; limit: number },
+  merchantId: string | undefined,
+  filter: { status?: DeliveryStatus; orderId?: string; beforeSeq?: number; limit: number },
 ): Promise<DeliveryRow[]> {
+  // Keyset on seq (operator-api.md#lists): (merchant_id, seq) and (merchant_id, status, seq) indexes.
   const { rows } = await db.query<DeliveryRow>(
     `SELECT ${COLUMNS} FROM webhook_deliveries d
-      WHERE d.merchant_id = $1 AND ($2::text IS NULL OR d.status = $2)
-      ORDER BY d.seq DESC LIMIT $3`,
-    [merchantId, filter.status ?? null, filter.limit],
+      WHERE ($1::uuid IS NULL OR d.merchant_id = $1) AND ($2::text IS NULL OR d.status = $2)
+        AND ($3::uuid IS NULL OR d.order_id = $3) AND ($4::bigint IS NULL OR d.seq < $4)
+      ORDER BY d.seq DESC LIMIT $5`,
+    [merchantId ?? null, filter.status ?? null, filter.orderId ?? null, filter.beforeSeq ?? null, filter.limit],
   );
   return rows;
 }

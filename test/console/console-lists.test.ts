@@ -1,0 +1,109 @@
+// A console that holds at scale: lists are keyset pages with search and filters, the catalog page
+// pages its products server-side, money reads `R$ 1.234,56`, times are in the operator's zone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSimpleOrder } from '../support/orders.js';
+import { adminHeaders, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
+import { type ConsoleSession, login } from './console-session.js';
+
+let t: TestApp;
+let s: ConsoleSession;
+beforeAll(async () => {
+  t = await createTestApp();
+  s = await login(t.app);
+});
+afterAll(() => t.close());
+
+const nextOf = (body: string) => /<a href="([^"]+)" rel="next">/.exec(body)?.[1]?.replace(/&amp;/g, '&');
+
+describe('console lists', () => {
+  it('pages merchants 50 at a time and finds one by name, keeping the search in the next link', async () => {
+    for (let i = 0; i < 53; i++) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/admin/v1/merchants',
+        headers: adminHeaders,
+        payload: { name: `Açougue Página ${String(i).padStart(2, '0')}` },
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    const first = await s.get('/console/merchants?q=p%C3%A1gina');
+    expect(first.statusCode).toBe(200);
+    expect(first.body.match(/data-label="Name"/g)).toHaveLength(50);
+    const next = nextOf(first.body);
+    expect(next).toMatch(/^\/console\/merchants\?q=p%C3%A1gina&cursor=/);
+    const second = await s.get(next as string);
+    expect(second.body.match(/data-label="Name"/g)).toHaveLength(3);
+    expect(second.body).toContain('Last page');
+    expect(second.body).toContain('First page');
+    const one = await s.get('/console/merchants?q=P%C3%A1gina+07');
+    expect(one.body.match(/data-label="Name"/g)).toHaveLength(1);
+    const forged = await s.get('/console/merchants?cursor=garbage');
+    expect(forged.statusCode).toBe(400);
+    expect(forged.body).toContain('cursor is not valid');
+    const status = await s.get('/console/merchants?status=OPEN');
+    expect(status.statusCode).toBe(400);
+    expect(status.body).toContain('status must be one of AVAILABLE, UNAVAILABLE');
+  });
+
+  it('pages and searches a large catalog without rendering it whole', async () => {
+    const me = await createMerchant(t.app, 'Catálogo Grande');
+    // Set-based, as a POS upload of 2,500 products would leave them.
+    await t.database.db.query(
+      `INSERT INTO products (id, merchant_id, pdv_external_id, name, price, unit, external_code)
+       SELECT gen_random_uuid(), $1, 'P' || n, 'Produto ' || lpad(n::text, 5, '0'), 1234.56, 'UN', 'SC-' || n
+         FROM generate_series(1, 2500) n`,
+      [me.merchantId],
+    );
+    const page = await s.get(`/console/merchants/${me.merchantId}/catalog`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('2500 products in 0 categories');
+    expect(page.body.match(/<td class="num">R\$ 1\.234,56<\/td>/g)).toHaveLength(100);
+    expect(page.body).toContain('Produto 00001');
+    expect(page.body).not.toContain('Produto 00101');
+    const second = await s.get(nextOf(page.body) as string);
+    expect(second.body).toContain('Produto 00101');
+    expect(second.body).not.toContain('Produto 00100<');
+    const byPos = await s.get(`/console/merchants/${me.merchantId}/catalog?q=P2024`);
+    expect(byPos.body.match(/<td class="num">R\$/g)).toHaveLength(1);
+    expect(byPos.body).toContain('Produto 02024');
+    const none = await s.get(`/console/merchants/${me.merchantId}/catalog?q=nada`);
+    expect(none.body).toContain('No products match.');
+  });
+
+  it('searches orders by display id and writes times in the operator zone, Sao Paulo by default', async () => {
+    const me = await createMerchant(t.app, 'Casa de Carnes');
+    const order = await createSimpleOrder(t.app, me.merchantId);
+    const list = await s.get('/console/orders');
+    expect(list.body).toMatch(/<time datetime="[^"]+" title="America\/Sao_Paulo">[^<]+GMT-3<\/time>/);
+    expect(list.body).toContain('<option selected>America/Sao_Paulo</option>');
+    const found = await s.get(`/console/orders?q=${order.id}`);
+    expect(found.body.match(/href="\/console\/orders\/[0-9a-f-]{36}"/g)).toEqual([
+      `href="/console/orders/${order.id}"`,
+    ]);
+    const bad = await s.get('/console/orders?merchantId=nope');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('merchantId must be a uuid');
+
+    const utc = await s.get('/console/orders?tz=UTC');
+    expect(utc.headers['set-cookie']).toMatch(/^cleaver_tz=UTC; Path=\/console/);
+    expect(utc.body).toMatch(/<time datetime="[^"]+" title="UTC">[^<]+UTC<\/time>/);
+    const remembered = await t.app.inject({
+      method: 'GET',
+      url: `/console/orders/${order.id}`,
+      headers: { cookie: `${s.cookie}; cleaver_tz=America/Manaus` },
+    });
+    expect(remembered.body).toMatch(/title="America\/Manaus">[^<]+GMT-4<\/time>/);
+    const unknown = await s.get('/console/orders?tz=Mars/Olympus');
+    expect(unknown.headers['set-cookie']).toBeUndefined();
+    expect(unknown.body).toContain('title="America/Sao_Paulo"');
+  });
+
+  it('pages webhook deliveries across merchants, 400 for a bad status', async () => {
+    const res = await s.get('/console/webhooks?status=FAILED');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('No webhook deliveries match.');
+    const bad = await s.get('/console/webhooks?status=LOST');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('status must be one of PENDING, DELIVERED, FAILED');
+  });
+});
