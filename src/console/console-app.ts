@@ -17,6 +17,7 @@ import type { Services } from '../services.js';
 import { accountPages } from './account-pages.js';
 import { auditPages } from './audit-pages.js';
 import { catalogPages } from './catalog-pages.js';
+import { confirmStep } from './confirm-step.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import type { Html } from './html.js';
 import { errorPage, loginPage, type PageContext, type Section } from './layout.js';
@@ -137,6 +138,9 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
       throw forbidden('Invalid or missing CSRF token: reload the page and try again');
     }
   });
+
+  // After the CSRF check: a destructive action without `confirm=yes` gets a confirmation page.
+  app.addHook('preHandler', confirmStep(kit));
 
   app.addHook('onSend', auditOperatorActions(audit, 'console'));
 

@@ -107,3 +107,35 @@ describe('console lists', () => {
     expect(bad.body).toContain('status must be one of PENDING, DELIVERED, FAILED');
   });
 });
+
+describe('destructive actions', () => {
+  it('asks on a page of its own before cancelling an order, without JavaScript, and keeps the input', async () => {
+    const me = await createMerchant(t.app, 'Casa de Carnes');
+    const order = await createSimpleOrder(t.app, me.merchantId);
+    const asked = await s.post(`/console/orders/${order.id}/events`, {
+      eventType: 'CANCELLED',
+      reason: 'Loja <fechada>',
+    });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('Cancel this order for the platform?');
+    expect(asked.body).toContain('<input type="hidden" name="reason" value="Loja &lt;fechada&gt;">');
+    expect(asked.body).toContain('<input type="hidden" name="confirm" value="yes">');
+    expect((await t.services.orders.getAnyOrder(order.id)).status).toBe('CREATED');
+    const audited = await t.database.db.query(
+      "SELECT count(*)::int AS n FROM audit_log WHERE action = 'order.platformEvent'",
+    );
+    expect(audited.rows[0].n).toBe(0);
+
+    const done = await s.post(`/console/orders/${order.id}/events`, {
+      eventType: 'CANCELLED',
+      reason: 'Loja <fechada>',
+      confirm: 'yes',
+    });
+    expect(done.statusCode).toBe(303);
+    expect((await t.services.orders.getAnyOrder(order.id)).status).toBe('CANCELLED');
+    // Concluding destroys nothing: no question.
+    const other = await createSimpleOrder(t.app, me.merchantId);
+    const concluded = await s.post(`/console/orders/${other.id}/events`, { eventType: 'CONCLUDED' });
+    expect(concluded.body).not.toContain('Please confirm');
+  });
+});

@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 describe('webhooks', () => {
-  it('lists failing deliveries first with their attempts and retries one', async () => {
+  it('lists deliveries newest first, failed ones on a filter, with their attempts, and retries one', async () => {
     const me = await createMerchant(t.app);
     const onboard = await t.app.inject({
       method: 'PUT',
@@ -51,7 +51,8 @@ describe('webhooks', () => {
     const deliveredAt = page.body.indexOf('CREATED · <a');
     expect(failedAt).toBeGreaterThan(0);
     expect(deliveredAt).toBeGreaterThan(failedAt);
-    expect(page.body).toContain('<span class="badge badge-bad">1 failed</span>');
+    const failedOnly = await s.get(`/console/webhooks?merchantId=${me.merchantId}&status=FAILED`);
+    expect(failedOnly.body.match(/<li class="panel delivery-card">/g)).toHaveLength(1);
     expect(page.body).toContain('<dd class="wrap">HTTP 503</dd>');
     expect(page.body).toContain('<code class="wrap">down</code>');
 

@@ -15,3 +15,8 @@ DROP INDEX orders_merchant_created_idx;
 CREATE INDEX products_merchant_name_idx ON products (merchant_id, name, id);
 -- The console's deliveries page across merchants, newest first, optionally of one status.
 CREATE INDEX webhook_deliveries_status_seq_idx ON webhook_deliveries (status, seq);
+-- Retention (D30) deletes a finished order's events; their receipts go by ON DELETE CASCADE,
+-- which looks receipts up by (order_id, event_type). The primary key leads with key_id, so
+-- without this index every cascaded delete scanned the whole table: a batch grew with history
+-- (bench/retention.ts, docs/adr/0006-retention-batch-deletes.md).
+CREATE INDEX event_receipts_order_idx ON event_receipts (order_id, event_type);
