@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
+import { lastDays, stackedBars } from './charts.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { badge, type Html, html, money, path, query, time } from './html.js';
 import { csrfField, page } from './layout.js';
@@ -18,6 +19,7 @@ interface Discarded {
 
 const SYNCS_SHOWN = 20;
 const PRODUCTS_PER_PAGE = 100;
+const CHART_DAYS = 30;
 const DISCARDED_SHOWN = 200;
 
 const origin = (pdvId: string | null) =>
@@ -63,7 +65,8 @@ export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
     const categoryId = q.categoryId || undefined;
     if (categoryId && !isUuid(categoryId)) throw badRequest('categoryId must be a uuid');
     // Server-side pages: a 50,000-product catalog is never read, let alone rendered, whole.
-    const [categories, total, products, syncs] = await Promise.all([
+    const zone = kit.ctx(request).timeZone ?? 'UTC';
+    const [categories, total, products, syncs, syncDays] = await Promise.all([
       catalog.categoryCounts(m.id),
       catalog.productCount(m.id),
       catalog.browseProducts(m.id, {
@@ -74,7 +77,17 @@ export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
         limit: PRODUCTS_PER_PAGE,
       }),
       catalog.listSyncs(m.id, { limit: SYNCS_SHOWN }).then((p) => p.items),
+      catalog.syncsByDay(m.id, new Date(Date.now() - CHART_DAYS * 86_400_000), zone),
     ]);
+    const days = lastDays(CHART_DAYS, zone);
+    const perDay = new Map(syncDays.map((d) => [d.day, d]));
+    const outcomes = syncDays.length
+      ? stackedBars(`Catalog syncs per day, last ${CHART_DAYS} days`, days, [
+          { label: 'SUCCESS', colour: '#2e7d32', values: days.map((d) => perDay.get(d)?.success ?? 0) },
+          { label: 'FAIL', colour: '#c62828', values: days.map((d) => perDay.get(d)?.fail ?? 0) },
+          { label: 'PROCESSING', colour: '#f9a825', values: days.map((d) => perDay.get(d)?.processing ?? 0) },
+        ])
+      : '';
     const csrf = csrfField(kit.ctx(request).csrfToken);
     const base = path`/console/merchants/${m.id}/catalog`;
     const filter = html`<form method="get" action="${base}" class="inline-form filters" role="search" aria-label="Find products">
@@ -134,6 +147,7 @@ ${
 }
 <section aria-labelledby="sync-h" class="panel">
   <h2 id="sync-h">Sync history</h2>
+  ${outcomes}
   ${
     m.get_merchant_base_url && kit.ctx(request).can('POST /console/merchants/:merchantId/catalog/pull')
       ? html`<form method="post" action="${path`/console/merchants/${m.id}/catalog/pull`}" class="inline-form">${csrf}

@@ -1,6 +1,7 @@
 // A console that holds at scale: lists are keyset pages with search and filters, the catalog page
 // pages its products server-side, money reads `R$ 1.234,56`, times are in the operator's zone.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/lib/ids.js';
 import { createSimpleOrder } from '../support/orders.js';
 import { adminHeaders, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 import { type ConsoleSession, login } from './console-session.js';
@@ -137,5 +138,38 @@ describe('destructive actions', () => {
     const other = await createSimpleOrder(t.app, me.merchantId);
     const concluded = await s.post(`/console/orders/${other.id}/events`, { eventType: 'CONCLUDED' });
     expect(concluded.body).not.toContain('Please confirm');
+  });
+});
+
+describe('charts', () => {
+  it('draws webhook success and latency per day, and sync outcomes, as inline SVG without styles', async () => {
+    const me = await createMerchant(t.app, 'Gráficos');
+    const now = new Date();
+    for (let i = 0; i < 6; i++) {
+      const [id, orderId, occurrenceId] = [newId(), newId(), newId()];
+      await t.database.db.query(
+        `INSERT INTO webhook_deliveries (id, merchant_id, order_id, occurrence_id, event_type, body, status, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, 'CREATED', '{}', 'DELIVERED', $5, $5)`,
+        [id, me.merchantId, orderId, occurrenceId, now],
+      );
+      await t.database.db.query(
+        `INSERT INTO webhook_attempts (delivery_id, attempt_no, started_at, duration_ms, status_code) VALUES ($1, 1, $2, $3, $4)`,
+        [id, now, 100 * (i + 1), i < 4 ? 200 : 503],
+      );
+      await t.database.db.query(
+        `INSERT INTO catalog_syncs (id, merchant_id, source, status, received_at) VALUES ($1, $2, 'UPLOAD', $3, $4)`,
+        [newId(), me.merchantId, i < 5 ? 'SUCCESS' : 'FAIL', now],
+      );
+    }
+    const page = await s.get(`/console/merchants/${me.merchantId}`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Last 14 days: 6 attempts, 66.7% answered 2xx.');
+    expect(page.body).toContain('aria-label="Webhook attempts per day: 4 answered 2xx, 2 failed over 14 days"');
+    expect(page.body).toMatch(/<title>\d{4}-\d{2}-\d{2}: 350 ms median<\/title>/);
+    const catalogPage = await s.get(`/console/merchants/${me.merchantId}/catalog`);
+    expect(catalogPage.body).toContain(
+      'aria-label="Catalog syncs per day, last 30 days: 5 SUCCESS, 1 FAIL, 0 PROCESSING',
+    );
+    for (const body of [page.body, catalogPage.body]) expect(body).not.toMatch(/<svg[^>]*style=|<rect[^>]*style=/);
   });
 });

@@ -75,3 +75,34 @@ export async function productCount(db: Queryable, merchantId: string): Promise<n
   ]);
   return rows[0]?.n ?? 0;
 }
+
+/** How many products, and how many of them available. */
+export async function productCounts(db: Queryable, merchantId: string): Promise<{ total: number; available: number }> {
+  const { rows } = await db.query<{ total: number; available: number }>(
+    `SELECT count(*)::int AS total, (count(*) FILTER (WHERE status = 'AVAILABLE'))::int AS available
+       FROM products WHERE merchant_id = $1`,
+    [merchantId],
+  );
+  return rows[0] ?? { total: 0, available: 0 };
+}
+
+export interface SyncDay {
+  day: string;
+  success: number;
+  fail: number;
+  processing: number;
+}
+
+/** A merchant's catalog syncs per calendar day in `zone` since `since`, by outcome. */
+export async function syncsByDay(db: Queryable, merchantId: string, since: Date, zone: string): Promise<SyncDay[]> {
+  const { rows } = await db.query<SyncDay>(
+    `SELECT to_char(received_at AT TIME ZONE $3, 'YYYY-MM-DD') AS day,
+            (count(*) FILTER (WHERE status = 'SUCCESS'))::int AS success,
+            (count(*) FILTER (WHERE status = 'FAIL'))::int AS fail,
+            (count(*) FILTER (WHERE status = 'PROCESSING'))::int AS processing
+       FROM catalog_syncs WHERE merchant_id = $1 AND received_at >= $2
+      GROUP BY 1 ORDER BY 1`,
+    [merchantId, since, zone],
+  );
+  return rows;
+}

@@ -306,6 +306,9 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     },
     categoryCounts: (merchantId: string) => browse.categoryCounts(db, merchantId),
     productCount: (merchantId: string) => browse.productCount(db, merchantId),
+    productCounts: (merchantId: string) => browse.productCounts(db, merchantId),
+    /** Sync outcomes per day in the operator's zone (console chart). */
+    syncsByDay: (merchantId: string, since: Date, zone: string) => browse.syncsByDay(db, merchantId, since, zone),
 
     /** A keyset page of the sync history, newest first; `next` is the following page's cursor. */
     async listSyncs(merchantId: string, filter: { status?: string; cursor?: string; limit?: number } = {}) {

@@ -146,6 +146,11 @@ export function createWebhooksService(deps: WebhooksDeps) {
       return { items: await toViews(db, items), next };
     },
 
+    /** Attempts per day in the operator's zone: success rate and latency (console charts). */
+    attemptsByDay: (merchantId: string, since: Date, zone: string) => repo.attemptsByDay(db, merchantId, since, zone),
+    countDeliveries: (merchantId: string, status: repo.DeliveryStatus, cap: number) =>
+      repo.countDeliveries(db, merchantId, status, cap),
+
     /** An order's deliveries, oldest first, for the operator order timeline. */
     async listOrderDeliveries(orderId: string): Promise<DeliveryView[]> {
       return toViews(db, await repo.listOrderDeliveries(db, orderId));
