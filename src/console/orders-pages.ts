@@ -185,8 +185,24 @@ ${merchantId ? html`<p>Orders of <a href="${path`/console/merchants/${merchantId
 </div>`;
   }
 
+  /**
+   * The order and its timeline as of one version of the order: every transition bumps the order's
+   * version in the transaction that records it, so when the version is the same before and
+   * after reading the timeline, the summary, the actions and the timeline agree. An order that
+   * changed meanwhile is read again (twice at most, then the newest reads are shown).
+   */
+  async function orderWithTimeline(id: string): Promise<{ order: OrderRow; timeline: Html }> {
+    let order = await orders.getAnyOrder(id);
+    for (let attempt = 0; ; attempt++) {
+      const tl = await timeline(order);
+      const after = await orders.getAnyOrder(id);
+      if (after.version === order.version || attempt === 2) return { order, timeline: tl };
+      order = after;
+    }
+  }
+
   app.get('/orders/:orderId', async (request, reply) => {
-    const order = await orders.getAnyOrder(orderIdOf(request));
+    const { order, timeline: orderTimeline } = await orderWithTimeline(orderIdOf(request));
     const merchant = await merchants.findMerchant(order.merchant_id);
     const doc = order.document;
     const q = queryOf(request);
@@ -235,7 +251,7 @@ ${merchantId ? html`<p>Orders of <a href="${path`/console/merchants/${merchantId
 <section aria-labelledby="tl-h" class="panel">
   <h2 id="tl-h">Timeline <span class="muted small live-note">(updates live)</span></h2>
   <div id="timeline" data-refresh="${path`/console/orders/${order.id}/timeline`}" data-refresh-ms="2000" aria-live="polite">
-    ${await timeline(order)}
+    ${orderTimeline}
   </div>
 </section>`;
     return kit.send(
@@ -250,8 +266,7 @@ ${merchantId ? html`<p>Orders of <a href="${path`/console/merchants/${merchantId
 
   // The live part of the order page (fetched every 2 s by console.js).
   app.get('/orders/:orderId/timeline', async (request, reply) => {
-    const order = await orders.getAnyOrder(orderIdOf(request));
-    return kit.send(reply, await timeline(order));
+    return kit.send(reply, (await orderWithTimeline(orderIdOf(request))).timeline);
   });
 
   const done = (orderId: string, what: string) => path`/console/orders/${orderId}` + query({ done: what });
