@@ -19,6 +19,7 @@ import { auditPages } from './audit-pages.js';
 import { catalogPages } from './catalog-pages.js';
 import { confirmStep } from './confirm-step.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { retryForm } from './form-retry.js';
 import type { Html } from './html.js';
 import { errorPage, loginPage, type PageContext, type Section } from './layout.js';
 import { merchantsPages } from './merchants-pages.js';
@@ -150,7 +151,10 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     request.auditReason = body.title;
     const status = body.status === 415 ? 400 : body.status;
     if (headers['retry-after']) reply.header('retry-after', headers['retry-after']);
-    kit.send(reply, errorPage(request.consoleSession ? ctx(request) : undefined, status, body.title), status);
+    const pageCtx = request.consoleSession ? ctx(request) : undefined;
+    // A refused form comes back filled in (form-retry.ts); the login form has its own page.
+    const retry = status === 400 && pageCtx ? retryForm(request, body.title, pageCtx.csrfToken) : undefined;
+    kit.send(reply, errorPage(pageCtx, status, body.title, retry), status);
   });
   app.setNotFoundHandler((request, reply) => {
     kit.send(reply, errorPage(request.consoleSession ? ctx(request) : undefined, 404, 'Page not found'), 404);

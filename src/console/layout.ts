@@ -142,8 +142,9 @@ ${head('Log in')}
 }
 
 /** An error as a page (console routes never answer JSON). */
-export function errorPage(ctx: PageContext | undefined, status: number, title: string): Html {
+export function errorPage(ctx: PageContext | undefined, status: number, title: string, extra?: Html): Html {
   const body = html`<p class="alert" role="alert">${title}</p>
+${extra ?? ''}
 <p><a href="/console/merchants">Back to the console</a></p>`;
   if (ctx) return page(ctx, { title: `Error ${status}` }, body);
   return html`<!doctype html>

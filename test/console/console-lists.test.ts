@@ -173,3 +173,29 @@ describe('charts', () => {
     for (const body of [page.body, catalogPage.body]) expect(body).not.toMatch(/<svg[^>]*style=|<rect[^>]*style=/);
   });
 });
+
+describe('form errors', () => {
+  it('keep what was typed, mark the field the error names, and never echo a secret', async () => {
+    const me = await createMerchant(t.app, 'Erros');
+    const bad = await s.post(`/console/merchants/${me.merchantId}/catalog/products`, {
+      name: 'Coxa <de> frango',
+      price: '19,9x',
+      unit: 'KG',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('price must be an amount such as 12.90');
+    expect(bad.body).toContain('<input id="retry-name" name="name" value="Coxa &lt;de&gt; frango">');
+    expect(bad.body).toContain(
+      '<input id="retry-price" name="price" value="19,9x" aria-invalid="true" aria-describedby="retry-error" autofocus>',
+    );
+    expect(bad.body).toContain(`action="/console/merchants/${me.merchantId}/catalog/products"`);
+    const again = await s.post(`/console/merchants/${me.merchantId}/catalog/products`, {
+      name: 'Coxa',
+      price: '19,90',
+      unit: 'KG',
+    });
+    expect(again.statusCode).toBe(303);
+    const password = await s.post('/console/account/password', { current: 'x', password: 'short' });
+    expect(password.body).not.toContain('value="short"');
+  });
+});
