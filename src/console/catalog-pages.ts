@@ -3,12 +3,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
+import { lastDays, stackedBars } from './charts.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { badge, type Html, html, money, path, query, time } from './html.js';
 import { csrfField, page } from './layout.js';
-import { merchantIdOf, statusBadge, syncBadge } from './widgets.js';
+import { choice, merchantIdOf, oneOf, pager, searchText, statusBadge, syncBadge } from './widgets.js';
 
-type SyncView = Awaited<ReturnType<ConsoleKit['services']['catalog']['listSyncs']>>[number];
+type SyncView = Awaited<ReturnType<ConsoleKit['services']['catalog']['listSyncs']>>['items'][number];
 interface Discarded {
   kind: string;
   id: string | null;
@@ -17,6 +18,8 @@ interface Discarded {
 }
 
 const SYNCS_SHOWN = 20;
+const PRODUCTS_PER_PAGE = 100;
+const CHART_DAYS = 30;
 const DISCARDED_SHOWN = 200;
 
 const origin = (pdvId: string | null) =>
@@ -56,37 +59,71 @@ export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
 
   app.get('/merchants/:merchantId/catalog', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
-    const [record, syncs] = await Promise.all([catalog.getMerchantRecord(m.id), catalog.listSyncs(m.id, SYNCS_SHOWN)]);
-    const csrf = csrfField(kit.ctx(request).csrfToken);
     const q = queryOf(request);
-    const productsById = new Map(record.products.map((p) => [p.id, p]));
-    const inCategory = new Set(record.categories.flatMap((c) => c.productsId));
-    const loose = record.products.filter((p) => !inCategory.has(p.id));
-    const productTable = (ids: string[]) => {
-      const products = ids.flatMap((id) => productsById.get(id) ?? []);
-      if (!products.length) return html`<p class="muted">No products.</p>`;
-      return html`<div class="table-wrap"><table>
+    const search = searchText(q.q);
+    const status = oneOf('status', q.status, ['AVAILABLE', 'UNAVAILABLE'] as const);
+    const categoryId = q.categoryId || undefined;
+    if (categoryId && !isUuid(categoryId)) throw badRequest('categoryId must be a uuid');
+    // Server-side pages: a 50,000-product catalog is never read, let alone rendered, whole.
+    const zone = kit.ctx(request).timeZone ?? 'UTC';
+    const [categories, total, products, syncs, syncDays] = await Promise.all([
+      catalog.categoryCounts(m.id),
+      catalog.productCount(m.id),
+      catalog.browseProducts(m.id, {
+        q: search,
+        status,
+        categoryId,
+        cursor: q.cursor || undefined,
+        limit: PRODUCTS_PER_PAGE,
+      }),
+      catalog.listSyncs(m.id, { limit: SYNCS_SHOWN }).then((p) => p.items),
+      catalog.syncsByDay(m.id, new Date(Date.now() - CHART_DAYS * 86_400_000), zone),
+    ]);
+    const days = lastDays(CHART_DAYS, zone);
+    const perDay = new Map(syncDays.map((d) => [d.day, d]));
+    const outcomes = syncDays.length
+      ? stackedBars(`Catalog syncs per day, last ${CHART_DAYS} days`, days, [
+          { label: 'SUCCESS', colour: '#2e7d32', values: days.map((d) => perDay.get(d)?.success ?? 0) },
+          { label: 'FAIL', colour: '#c62828', values: days.map((d) => perDay.get(d)?.fail ?? 0) },
+          { label: 'PROCESSING', colour: '#f9a825', values: days.map((d) => perDay.get(d)?.processing ?? 0) },
+        ])
+      : '';
+    const csrf = csrfField(kit.ctx(request).csrfToken);
+    const base = path`/console/merchants/${m.id}/catalog`;
+    const filter = html`<form method="get" action="${base}" class="inline-form filters" role="search" aria-label="Find products">
+  <div class="field"><label for="p-q">Name, POS id or code</label>
+    <input id="p-q" name="q" type="search" maxlength="200" value="${search ?? ''}"></div>
+  <div class="field"><label for="p-category">Category</label>
+    <select id="p-category" name="categoryId"><option value="">Any</option>
+    ${categories.map((c) => html`<option value="${c.id}"${c.id === categoryId ? html` selected` : ''}>${c.name} (${c.products})</option>`)}
+    </select></div>
+  ${choice('p-status', 'status', 'Status', ['AVAILABLE', 'UNAVAILABLE'], status)}
+  <button type="submit">Search</button>
+</form>`;
+    const productTable = products.items.length
+      ? html`<div class="table-wrap"><table>
+  <caption class="visually-hidden">Products by name</caption>
   <thead><tr><th scope="col">Product</th><th scope="col" class="num">Price</th><th scope="col">Unit</th>
     <th scope="col">Status</th><th scope="col">Origin</th><th scope="col">Code</th></tr></thead>
-  <tbody>${products.map(
+  <tbody>${products.items.map(
     (
       p,
     ) => html`<tr><td>${p.name}${p.description ? html`<br><span class="muted small">${p.description}</span>` : ''}</td>
     <td class="num">${money(p.price)}</td><td>${p.unit}</td><td>${statusBadge(p.status)}</td>
-    <td>${origin(p.pdv_external_id)}</td><td><code>${p.externalCode}</code></td></tr>`,
-  )}</tbody></table></div>`;
-    };
-    const body = html`<p><a href="${path`/console/merchants/${m.id}`}">← ${m.name}</a> · last update ${time(record.lastUpdate)}</p>
+    <td>${origin(p.pdv_external_id)}</td><td><code>${p.external_code}</code></td></tr>`,
+  )}</tbody></table></div>`
+      : html`<p class="muted">${total ? 'No products match.' : 'The catalog is empty.'}</p>`;
+    const body = html`<p><a href="${path`/console/merchants/${m.id}`}">← ${m.name}</a> · ${total} products in ${categories.length} categories</p>
 <section aria-labelledby="cat-h" class="panel">
-  <h2 id="cat-h">Categories and products</h2>
-  ${record.categories.length === 0 && record.products.length === 0 ? html`<p>The catalog is empty.</p>` : ''}
-  ${[...record.categories]
-    .sort((a, b) => a.index - b.index)
-    .map(
-      (c) =>
-        html`<h3>${c.name} ${statusBadge(c.status)} ${origin(c.pdv_external_id)}</h3>${productTable(c.productsId)}`,
-    )}
-  ${loose.length ? html`<h3>Outside any category</h3>${productTable(loose.map((p) => p.id))}` : ''}
+  <h2 id="cat-h">Products</h2>
+  ${filter}
+  ${productTable}
+  ${pager(request, products.next)}
+  <details><summary>Categories</summary>
+  <ul class="plain">${categories.map(
+    (c) =>
+      html`<li><a href="${base}${query({ categoryId: c.id })}">${c.name}</a> ${statusBadge(c.status)} ${origin(c.pdv_external_id)} · ${c.products} products</li>`,
+  )}</ul></details>
 </section>
 ${
   kit.ctx(request).can('POST /console/merchants/:merchantId/catalog/products')
@@ -98,7 +135,7 @@ ${
     <div class="field"><label for="p-price">Price (BRL)</label><input id="p-price" name="price" required inputmode="decimal" pattern="[0-9]+([.,][0-9]{1,2})?"></div>
     <div class="field"><label for="p-unit">Unit</label><select id="p-unit" name="unit"><option>UN</option><option>KG</option></select></div>
     <div class="field"><label for="p-cat">Category</label><select id="p-cat" name="categoryId"><option value="">None</option>
-      ${record.categories.map((c) => html`<option value="${c.id}">${c.name}</option>`)}</select></div>
+      ${categories.map((c) => html`<option value="${c.id}">${c.name}</option>`)}</select></div>
     <button type="submit">Add product</button>
   </form>
   <form method="post" action="${path`/console/merchants/${m.id}/catalog/categories`}" class="inline-form">${csrf}
@@ -110,6 +147,7 @@ ${
 }
 <section aria-labelledby="sync-h" class="panel">
   <h2 id="sync-h">Sync history</h2>
+  ${outcomes}
   ${
     m.get_merchant_base_url && kit.ctx(request).can('POST /console/merchants/:merchantId/catalog/pull')
       ? html`<form method="post" action="${path`/console/merchants/${m.id}/catalog/pull`}" class="inline-form">${csrf}

@@ -17,7 +17,9 @@ import type { Services } from '../services.js';
 import { accountPages } from './account-pages.js';
 import { auditPages } from './audit-pages.js';
 import { catalogPages } from './catalog-pages.js';
+import { confirmStep } from './confirm-step.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { retryForm } from './form-retry.js';
 import { homologationPages } from './homologation-pages.js';
 import type { Html } from './html.js';
 import { errorPage, loginPage, type PageContext, type Section } from './layout.js';
@@ -26,6 +28,7 @@ import { operatorsPages } from './operators-pages.js';
 import { ordersPages } from './orders-pages.js';
 import { sandboxPages } from './sandbox-pages.js';
 import { createSessions, LOGIN_COOKIE, LOGIN_COOKIE_TTL_SEC, readCookie, SESSION_COOKIE } from './session.js';
+import { localizeTimes, rememberZone, zoneOf } from './time-zone.js';
 import { webhooksPages } from './webhooks-pages.js';
 
 export interface ConsoleDeps {
@@ -77,6 +80,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
       env: config.env,
       csrfToken: request.consoleSession?.csrfToken ?? '',
       sections,
+      timeZone: zoneOf(request),
       actor: actor ? { name: actor.actor, role: actor.role } : undefined,
       can(route) {
         const rule = ACCESS_RULES[route];
@@ -90,7 +94,10 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     sections,
     ctx,
     send: (reply: FastifyReply, body: Html, status = 200) =>
-      reply.code(status).type('text/html; charset=utf-8').send(body.__html),
+      reply
+        .code(status)
+        .type('text/html; charset=utf-8')
+        .send(localizeTimes(body.__html, zoneOf(reply.request))),
   };
 
   // Pages, not API: out of /openapi.json (and so out of the security suite's completeness check).
@@ -113,6 +120,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
       request.consoleSession = session;
       request.actor = actor;
       checkAccess(request);
+      rememberZone(request, reply);
       return;
     }
     if (isPublic(request) || !request.routeOptions.url) return;
@@ -133,6 +141,9 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     }
   });
 
+  // After the CSRF check: a destructive action without `confirm=yes` gets a confirmation page.
+  app.addHook('preHandler', confirmStep(kit));
+
   app.addHook('onSend', auditOperatorActions(audit, 'console'));
 
   app.setErrorHandler((error, request, reply) => {
@@ -141,7 +152,10 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     request.auditReason = body.title;
     const status = body.status === 415 ? 400 : body.status;
     if (headers['retry-after']) reply.header('retry-after', headers['retry-after']);
-    kit.send(reply, errorPage(request.consoleSession ? ctx(request) : undefined, status, body.title), status);
+    const pageCtx = request.consoleSession ? ctx(request) : undefined;
+    // A refused form comes back filled in (form-retry.ts); the login form has its own page.
+    const retry = status === 400 && pageCtx ? retryForm(request, body.title, pageCtx.csrfToken) : undefined;
+    kit.send(reply, errorPage(pageCtx, status, body.title, retry), status);
   });
   app.setNotFoundHandler((request, reply) => {
     kit.send(reply, errorPage(request.consoleSession ? ctx(request) : undefined, 404, 'Page not found'), 404);

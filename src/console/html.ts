@@ -57,7 +57,10 @@ const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
-/** A `<time>` element: readable UTC text, exact ISO in `datetime`. */
+/**
+ * A `<time>` element: exact ISO in `datetime`, UTC text that the console rewrites into the
+ * operator's zone when it sends the page (time-zone.ts).
+ */
 export function time(value: Date | string | null | undefined, empty = '—'): Html {
   if (value === null || value === undefined) return html`<span class="muted">${empty}</span>`;
   const d = typeof value === 'string' ? new Date(value) : value;
@@ -65,10 +68,12 @@ export function time(value: Date | string | null | undefined, empty = '—'): Ht
   return html`<time datetime="${d.toISOString()}">${DATE_TIME.format(d)} UTC</time>`;
 }
 
-/** Money as the marketplace shows it (BRL). */
-export function money(value: number | string, currency = 'BRL'): string {
+const BRL = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+
+/** Money as a Brazilian reads it: `R$ 1.234,56` (a plain space, so it copies and searches as typed). */
+export function money(value: number | string): string {
   const n = typeof value === 'string' ? Number(value) : value;
-  return `${currency} ${n.toFixed(2)}`;
+  return BRL.format(n).replace(/\u00a0/g, ' ');
 }
 
 /** A status word as a coloured badge; the colour comes from the class, the meaning from the text. */

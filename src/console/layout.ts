@@ -1,6 +1,7 @@
 // The page frame every console page shares: landmarks, navigation, logout form, assets (all local).
 import type { CleaverEnv } from '../config.js';
 import { type Html, html } from './html.js';
+import { COMMON_ZONES, DEFAULT_ZONE } from './time-zone.js';
 
 export type Section = 'merchants' | 'orders' | 'webhooks' | 'sandbox' | 'operators' | 'audit' | 'account';
 
@@ -16,6 +17,8 @@ export interface PageContext {
    * role cannot submit are left out of the page (the route would answer 403 anyway).
    */
   can(route: string): boolean;
+  /** The zone every time on the page is written in (time-zone.ts). */
+  timeZone?: string;
 }
 
 const LABELS: Record<Section, string> = {
@@ -27,6 +30,16 @@ const LABELS: Record<Section, string> = {
   audit: 'Audit',
   account: 'Account',
 };
+
+/** Which zone the page's times are in, and a GET form to pick another (no script needed). */
+function zonePicker(zone: string): Html {
+  const zones = COMMON_ZONES.includes(zone) ? COMMON_ZONES : [zone, ...COMMON_ZONES];
+  return html`<form class="tz" method="get" aria-label="Time zone">
+      <label for="tz-pick" class="small">Times in</label>
+      <select id="tz-pick" name="tz">${zones.map((z) => html`<option${z === zone ? html` selected` : ''}>${z}</option>`)}</select>
+      <button type="submit" class="link-button">Set</button>
+    </form>`;
+}
 
 /** The hidden CSRF field of every form (synchronizer token tied to the session). */
 export const csrfField = (token: string) => html`<input type="hidden" name="_csrf" value="${token}">`;
@@ -62,6 +75,7 @@ ${head(opts.title)}
       )}
     </ul>
     ${ctx.actor ? html`<span class="whoami">${ctx.actor.name} <span class="badge badge-muted">${ctx.actor.role}</span></span>` : ''}
+    ${zonePicker(ctx.timeZone ?? DEFAULT_ZONE)}
     <form class="logout" method="post" action="/console/logout">
       ${csrfField(ctx.csrfToken)}
       <button type="submit" class="link-button">Log out</button>
@@ -128,8 +142,9 @@ ${head('Log in')}
 }
 
 /** An error as a page (console routes never answer JSON). */
-export function errorPage(ctx: PageContext | undefined, status: number, title: string): Html {
+export function errorPage(ctx: PageContext | undefined, status: number, title: string, extra?: Html): Html {
   const body = html`<p class="alert" role="alert">${title}</p>
+${extra ?? ''}
 <p><a href="/console/merchants">Back to the console</a></p>`;
   if (ctx) return page(ctx, { title: `Error ${status}` }, body);
   return html`<!doctype html>

@@ -1,15 +1,20 @@
 // Merchants: who is live, how each is integrated (webhook, keys, last seen), and onboarding by
 // hand: create a merchant, create an integration key (secret shown once), switch status.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
 import { badRequest, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
 import { INTEGRATION_PROFILES, type IntegrationProfile } from '../modules/auth/index.js';
 import type { MerchantRow } from '../modules/merchants/index.js';
+import { lastDays, lines, stackedBars } from './charts.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { homologationSection } from './homologation-pages.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
 import { csrfField, page } from './layout.js';
-import { merchantIdOf, statusBadge, syncSummary } from './widgets.js';
+import { choice, merchantIdOf, oneOf, pager, searchText, statusBadge, syncSummary } from './widgets.js';
+
+/** Merchants per page: each row reads its keys and last sync. */
+const PAGE = 50;
 
 type KeyRow = Awaited<ReturnType<ConsoleKit['services']['auth']['listIntegrationKeys']>>[number];
 
@@ -43,13 +48,26 @@ export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
   const { merchants, auth, catalog } = kit.services;
 
   app.get('/merchants', async (request, reply) => {
-    const rows = await merchants.listMerchants();
+    const q = queryOf(request);
+    const search = searchText(q.q);
+    const status = oneOf('status', q.status, ['AVAILABLE', 'UNAVAILABLE'] as const);
+    const found = await merchants.listMerchants({ q: search, status, cursor: q.cursor || undefined, limit: PAGE + 1 });
+    const { items: rows, next } = cursorPage(found, PAGE, (m) => encodeTimeCursor(m.created_at, m.id));
     const keysOf = new Map<string, KeyRow[]>();
     const syncOf = new Map<string, Record<string, unknown> | null>();
-    for (const m of rows) {
-      keysOf.set(m.id, await auth.listIntegrationKeys(m.id));
-      syncOf.set(m.id, await catalog.lastSync(m.id));
-    }
+    await Promise.all(
+      rows.map(async (m) => {
+        const [keys, sync] = await Promise.all([auth.listIntegrationKeys(m.id), catalog.lastSync(m.id)]);
+        keysOf.set(m.id, keys);
+        syncOf.set(m.id, sync);
+      }),
+    );
+    const filter = html`<form method="get" action="/console/merchants" class="inline-form filters" role="search" aria-label="Find merchants">
+  <div class="field"><label for="f-q">Name, id or POS code</label>
+    <input id="f-q" name="q" type="search" maxlength="200" value="${search ?? ''}"></div>
+  ${choice('f-status', 'status', 'Status', ['AVAILABLE', 'UNAVAILABLE'], status)}
+  <button type="submit">Search</button>
+</form>`;
     const created = queryOf(request).created;
     const list = rows.length
       ? html`<table class="cards">
@@ -70,10 +88,11 @@ export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
   })}
   </tbody>
 </table>`
-      : html`<p>No merchants yet.</p>`;
-    const body = html`<section aria-labelledby="list-h">
-  <h2 id="list-h" class="visually-hidden">All merchants</h2>
+      : html`<p>${search || status || q.cursor ? 'No merchants match.' : 'No merchants yet.'}</p>`;
+    const body = html`${filter}<section aria-labelledby="list-h">
+  <h2 id="list-h" class="visually-hidden">Merchants</h2>
   ${list}
+  ${pager(request, next)}
 </section>
 ${
   kit.ctx(request).can('POST /console/merchants')
@@ -250,23 +269,55 @@ ${await homologationSection(kit, request, m.id, keys)}`;
   });
 };
 
+/** Days the merchant page's charts cover. */
+const CHART_DAYS = 14;
+
 /** Sections other modules contribute to the merchant page (catalog, webhooks) when they exist. */
-async function extraMerchantSections(kit: ConsoleKit, _request: FastifyRequest, m: MerchantRow): Promise<Html> {
-  const [record, last] = await Promise.all([
-    kit.services.catalog.getMerchantRecord(m.id),
+async function extraMerchantSections(kit: ConsoleKit, request: FastifyRequest, m: MerchantRow): Promise<Html> {
+  const zone = kit.ctx(request).timeZone ?? 'UTC';
+  const since = new Date(Date.now() - CHART_DAYS * 86_400_000);
+  const [counts, categories, last, failing, attempts] = await Promise.all([
+    kit.services.catalog.productCounts(m.id),
+    kit.services.catalog.categoryCounts(m.id),
     kit.services.catalog.lastSync(m.id),
+    kit.services.webhooks.countDeliveries(m.id, 'FAILED', 1000),
+    kit.services.webhooks.attemptsByDay(m.id, since, zone),
   ]);
-  const failing = (await kit.services.webhooks.listMerchantDeliveries(m.id, { status: 'FAILED', limit: 1000 })).length;
+  const days = lastDays(CHART_DAYS, zone);
+  const byDay = new Map(attempts.map((a) => [a.day, a]));
+  const total = attempts.reduce((n, a) => n + a.attempts, 0);
+  const ok = attempts.reduce((n, a) => n + a.ok, 0);
+  const charts = total
+    ? html`<p>Last ${CHART_DAYS} days: ${total} attempts, ${((100 * ok) / total).toFixed(1)}% answered 2xx.</p>
+  ${stackedBars('Webhook attempts per day', days, [
+    { label: 'answered 2xx', colour: '#2e7d32', values: days.map((d) => byDay.get(d)?.ok ?? 0) },
+    {
+      label: 'failed',
+      colour: '#c62828',
+      values: days.map((d) => (byDay.get(d)?.attempts ?? 0) - (byDay.get(d)?.ok ?? 0)),
+    },
+  ])}
+  ${lines(
+    'Webhook latency per day',
+    days,
+    [
+      { label: 'median', colour: '#1565c0', values: days.map((d) => byDay.get(d)?.p50 ?? null) },
+      { label: '95th percentile', colour: '#ef6c00', values: days.map((d) => byDay.get(d)?.p95 ?? null) },
+    ],
+    ' ms',
+  )}`
+    : html`<p class="muted">No webhook attempt in the last ${CHART_DAYS} days.</p>`;
   const webhooks = html`<section aria-labelledby="webhooks-h" class="panel">
   <h2 id="webhooks-h">Webhook deliveries</h2>
   <p>${failing ? badge(`${failing}${failing === 1000 ? '+' : ''} failed`, 'bad') : badge('none failed', 'ok')}
     <a href="/console/webhooks${query({ merchantId: m.id })}">Deliveries of this merchant</a></p>
+  ${charts}
 </section>`;
   return html`${webhooks}<section aria-labelledby="catalog-h" class="panel">
   <h2 id="catalog-h">Catalog</h2>
   <dl class="facts">
-    <div><dt>Categories</dt><dd>${record.categories.length}</dd></div>
-    <div><dt>Products</dt><dd>${record.products.length} (${record.products.filter((p) => p.status === 'AVAILABLE').length} available)</dd></div>
+    <div><dt>Categories</dt><dd>${categories.length}</dd></div>
+    <div><dt>Products</dt><dd>${counts.total} (${counts.available} available)</dd></div>
     <div><dt>Last sync</dt><dd>${syncSummary(last)}</dd></div>
   </dl>
   ${last?.moreInfo ? html`<p class="wrap">${String(last.moreInfo)}</p>` : ''}

@@ -2,6 +2,7 @@
 // (with each integration key's acknowledgment), POS tracking, logistics updates and webhook
 // attempts. The platform's side of an order (customer cancellation, conclude, …) is a form each.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
 import { badRequest, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
 import { ORDER_STATUSES } from '../modules/orders/index.js';
@@ -9,6 +10,7 @@ import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { badge, type Html, html, money, path, query, shortId, time } from './html.js';
 import { csrfField, page } from './layout.js';
 import { attemptsTable, deliveryBadge, deliveryRank } from './webhooks-pages.js';
+import { choice, oneOf, pager, searchText } from './widgets.js';
 
 type OrderRow = Awaited<ReturnType<ConsoleKit['services']['orders']['getAnyOrder']>>;
 type TimelineEntry = { at: string; kind: string; body: Html };
@@ -41,29 +43,31 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
 
   app.get('/orders', async (request, reply) => {
     const q = queryOf(request);
-    const all = await merchants.listMerchants();
-    const merchantId = q.merchantId && isUuid(q.merchantId) ? q.merchantId : undefined;
-    if (q.status && !(ORDER_STATUSES as readonly string[]).includes(q.status)) {
-      throw badRequest(`status must be one of ${ORDER_STATUSES.join(', ')}`);
-    }
-    const status = q.status || undefined;
-    const names = new Map(all.map((m) => [m.id, m.name]));
-    const scope = merchantId ? all.filter((m) => m.id === merchantId) : all;
-    const found: Array<Awaited<ReturnType<typeof orders.listOrders>>[number]> = [];
-    for (const m of scope) found.push(...(await orders.listOrders(m.id, { status, limit: LIST_LIMIT })));
-    found.sort((a, b) => b.created_at.getTime() - a.created_at.getTime());
-    const rows = found.slice(0, LIST_LIMIT);
+    const merchantId = q.merchantId || undefined;
+    if (merchantId && !isUuid(merchantId)) throw badRequest('merchantId must be a uuid');
+    const status = oneOf('status', q.status, ORDER_STATUSES);
+    const search = searchText(q.q);
+    const found = await orders.listOrders({
+      merchantId,
+      status,
+      q: search,
+      cursor: q.cursor || undefined,
+      limit: LIST_LIMIT + 1,
+    });
+    const { items: rows, next } = cursorPage(found, LIST_LIMIT, (o) => encodeTimeCursor(o.created_at, o.id));
+    const names = await merchants.merchantNames([
+      ...rows.map((o) => o.merchant_id),
+      ...(merchantId ? [merchantId] : []),
+    ]);
     const filter = html`<form method="get" action="/console/orders" class="inline-form filters" role="search" aria-label="Filter orders">
-  <div class="field"><label for="f-merchant">Merchant</label>
-    <select id="f-merchant" name="merchantId"><option value="">All merchants</option>
-    ${all.map((m) => html`<option value="${m.id}"${m.id === merchantId ? html` selected` : ''}>${m.name}</option>`)}
-    </select></div>
-  <div class="field"><label for="f-status">Status</label>
-    <select id="f-status" name="status"><option value="">Any status</option>
-    ${ORDER_STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}
-    </select></div>
+  <div class="field"><label for="f-q">Display id or order id</label>
+    <input id="f-q" name="q" type="search" maxlength="200" value="${search ?? ''}"></div>
+  <div class="field"><label for="f-merchant">Merchant id</label>
+    <input id="f-merchant" name="merchantId" maxlength="36" value="${merchantId ?? ''}" placeholder="any merchant"></div>
+  ${choice('f-status', 'status', 'Status', ORDER_STATUSES, status)}
   <button type="submit">Filter</button>
-</form>`;
+</form>
+${merchantId ? html`<p>Orders of <a href="${path`/console/merchants/${merchantId}`}">${names.get(merchantId) ?? merchantId}</a> · <a href="/console/orders${query({ status, q: search })}">all merchants</a></p>` : ''}`;
     const table = rows.length
       ? html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Orders, newest first</caption>
@@ -73,16 +77,15 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
   <tbody>${rows.map(
     (o) => html`<tr>
     <th scope="row"><a href="${path`/console/orders/${o.id}`}">#${o.display_id}</a></th>
-    <td>${names.get(o.merchant_id) ?? shortId(o.merchant_id)}</td>
+    <td><a href="/console/orders${query({ merchantId: o.merchant_id, status })}">${names.get(o.merchant_id) ?? shortId(o.merchant_id)}</a></td>
     <td>${orderStatusBadge(o.status)}</td><td>${o.last_event}</td><td>${o.type}</td>
     <td class="num">${money(o.order_amount)}</td><td>${o.document.customer.name}</td><td>${time(o.created_at)}</td>
   </tr>`,
   )}</tbody></table></div>`
       : html`<p>No orders match.</p>`;
-    const more = found.length > LIST_LIMIT ? html`<p class="muted">Showing the newest ${LIST_LIMIT}.</p>` : '';
     return kit.send(
       reply,
-      page(kit.ctx(request), { title: 'Orders', active: 'orders' }, html`${filter}${table}${more}`),
+      page(kit.ctx(request), { title: 'Orders', active: 'orders' }, html`${filter}${table}${pager(request, next)}`),
     );
   });
 
@@ -182,8 +185,24 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
 </div>`;
   }
 
+  /**
+   * The order and its timeline as of one version of the order: every transition bumps the order's
+   * version in the transaction that records it, so when the version is the same before and
+   * after reading the timeline, the summary, the actions and the timeline agree. An order that
+   * changed meanwhile is read again (twice at most, then the newest reads are shown).
+   */
+  async function orderWithTimeline(id: string): Promise<{ order: OrderRow; timeline: Html }> {
+    let order = await orders.getAnyOrder(id);
+    for (let attempt = 0; ; attempt++) {
+      const tl = await timeline(order);
+      const after = await orders.getAnyOrder(id);
+      if (after.version === order.version || attempt === 2) return { order, timeline: tl };
+      order = after;
+    }
+  }
+
   app.get('/orders/:orderId', async (request, reply) => {
-    const order = await orders.getAnyOrder(orderIdOf(request));
+    const { order, timeline: orderTimeline } = await orderWithTimeline(orderIdOf(request));
     const merchant = await merchants.findMerchant(order.merchant_id);
     const doc = order.document;
     const q = queryOf(request);
@@ -214,8 +233,8 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
         i,
       ) => html`<tr><td>${i.name}${i.specialInstructions ? html`<br><span class="muted small">${i.specialInstructions}</span>` : ''}
         ${i.options.map((o) => html`<br><span class="small">+ ${o.quantity} × ${o.name}</span>`)}</td>
-      <td class="num">${i.quantity} ${i.unit}</td><td class="num">${money(i.unitPrice.value, i.unitPrice.currency)}</td>
-      <td class="num">${money(i.totalPrice.value, i.totalPrice.currency)}</td></tr>`,
+      <td class="num">${i.quantity} ${i.unit}</td><td class="num">${money(i.unitPrice.value)}</td>
+      <td class="num">${money(i.totalPrice.value)}</td></tr>`,
     )}</tbody>
     <tfoot>
       <tr><th scope="row" colspan="3">Items</th><td class="num">${money(doc.total.itemsPrice.value)}</td></tr>
@@ -232,7 +251,7 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
 <section aria-labelledby="tl-h" class="panel">
   <h2 id="tl-h">Timeline <span class="muted small live-note">(updates live)</span></h2>
   <div id="timeline" data-refresh="${path`/console/orders/${order.id}/timeline`}" data-refresh-ms="2000" aria-live="polite">
-    ${await timeline(order)}
+    ${orderTimeline}
   </div>
 </section>`;
     return kit.send(
@@ -247,8 +266,7 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
 
   // The live part of the order page (fetched every 2 s by console.js).
   app.get('/orders/:orderId/timeline', async (request, reply) => {
-    const order = await orders.getAnyOrder(orderIdOf(request));
-    return kit.send(reply, await timeline(order));
+    return kit.send(reply, (await orderWithTimeline(orderIdOf(request))).timeline);
   });
 
   const done = (orderId: string, what: string) => path`/console/orders/${orderId}` + query({ done: what });

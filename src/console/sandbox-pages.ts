@@ -30,7 +30,7 @@ export const sandboxPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
     if (merchant) {
       const [record, recent] = await Promise.all([
         catalog.getMerchantRecord(merchant.id),
-        orders.listOrders(merchant.id, { limit: RECENT }),
+        orders.listOrders({ merchantId: merchant.id, limit: RECENT }),
       ]);
       const available = record.products.filter((p) => p.status === 'AVAILABLE');
       const products = available.length

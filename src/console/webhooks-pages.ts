@@ -7,10 +7,11 @@ import type { DeliveryView } from '../modules/webhooks/index.js';
 import { type ConsoleKit, queryOf } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
 import { csrfField, page } from './layout.js';
+import { choice, oneOf, pager } from './widgets.js';
 
 const STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
-const PER_MERCHANT = 100;
-const SHOWN = 200;
+/** Deliveries per page: each is a card with its attempts. */
+const PAGE = 25;
 
 /** FAILED, then PENDING that already failed an attempt (retrying), then PENDING, then DELIVERED. */
 export function deliveryRank(d: DeliveryView): number {
@@ -59,48 +60,31 @@ export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
 
   app.get('/webhooks', async (request, reply) => {
     const q = queryOf(request);
-    const all = await merchants.listMerchants();
-    const merchantId = q.merchantId && isUuid(q.merchantId) ? q.merchantId : undefined;
-    const status = q.status ? (STATUSES as readonly string[]).find((s) => s === q.status) : undefined;
-    if (q.status && !status) throw badRequest(`status must be one of ${STATUSES.join(', ')}`);
-    const names = new Map(all.map((m) => [m.id, m.name]));
-    const scope = merchantId ? all.filter((m) => m.id === merchantId) : all;
-    const found: DeliveryView[] = [];
-    for (const m of scope) {
-      found.push(
-        ...(await webhooks.listMerchantDeliveries(m.id, {
-          status: status as DeliveryView['status'] | undefined,
-          limit: PER_MERCHANT,
-        })),
-      );
-    }
-    found.sort((a, b) => deliveryRank(a) - deliveryRank(b) || b.createdAt.localeCompare(a.createdAt));
-    const counts = { failed: 0, retrying: 0, pending: 0, delivered: 0 };
-    for (const d of found) {
-      const r = deliveryRank(d);
-      if (r === 0) counts.failed++;
-      else if (r === 1) counts.retrying++;
-      else if (r === 2) counts.pending++;
-      else counts.delivered++;
-    }
+    const merchantId = q.merchantId || undefined;
+    if (merchantId && !isUuid(merchantId)) throw badRequest('merchantId must be a uuid');
+    const status = oneOf('status', q.status, STATUSES);
+    const { items: found, next } = await webhooks.listMerchantDeliveries(merchantId, {
+      status,
+      cursor: q.cursor || undefined,
+      limit: PAGE,
+    });
+    const names = await merchants.merchantNames([
+      ...found.map((d) => d.merchantId),
+      ...(merchantId ? [merchantId] : []),
+    ]);
     const back = `/console/webhooks${query({ merchantId, status })}`;
     const csrf = kit.ctx(request).csrfToken;
-    const filter = html`<form method="get" action="/console/webhooks" class="inline-form" role="search" aria-label="Filter deliveries">
-  <div class="field"><label for="w-merchant">Merchant</label>
-    <select id="w-merchant" name="merchantId"><option value="">All merchants</option>
-    ${all.map((m) => html`<option value="${m.id}"${m.id === merchantId ? html` selected` : ''}>${m.name}</option>`)}
-    </select></div>
-  <div class="field"><label for="w-status">Status</label>
-    <select id="w-status" name="status"><option value="">Any status</option>
-    ${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}
-    </select></div>
+    const filter = html`<form method="get" action="/console/webhooks" class="inline-form filters" role="search" aria-label="Filter deliveries">
+  <div class="field"><label for="w-merchant">Merchant id</label>
+    <input id="w-merchant" name="merchantId" maxlength="36" value="${merchantId ?? ''}" placeholder="any merchant"></div>
+  ${choice('w-status', 'status', 'Status', STATUSES, status)}
   <button type="submit">Filter</button>
 </form>`;
-    const summary = html`<p>${badge(`${counts.failed} failed`, counts.failed ? 'bad' : 'muted')}
-  ${badge(`${counts.retrying} retrying`, counts.retrying ? 'warn' : 'muted')}
-  ${badge(`${counts.pending} pending`, 'info')} ${badge(`${counts.delivered} delivered`, 'ok')}</p>`;
+    const summary = html`<p>${merchantId ? html`Deliveries of <a href="${path`/console/merchants/${merchantId}`}">${names.get(merchantId) ?? merchantId}</a>, newest first ·` : 'Newest first ·'}
+  <a href="/console/webhooks${query({ merchantId, status: 'FAILED' })}">failed only</a> ·
+  <a href="/console/webhooks${query({ merchantId, status: 'PENDING' })}">pending only</a></p>`;
     const list = found.length
-      ? html`<ol class="plain">${found.slice(0, SHOWN).map(
+      ? html`<ol class="plain">${found.map(
           (d) => html`<li class="panel delivery-card">
   <h2 class="h3">${deliveryBadge(d)} ${d.eventType} · <a href="${path`/console/orders/${d.orderId}`}">order ${shortId(d.orderId)}</a>
     · ${names.get(d.merchantId) ?? shortId(d.merchantId)}</h2>
@@ -118,13 +102,12 @@ export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
 </li>`,
         )}</ol>`
       : html`<p>No webhook deliveries match.</p>`;
-    const more = found.length > SHOWN ? html`<p class="muted">Showing ${SHOWN} of ${found.length}.</p>` : '';
     return kit.send(
       reply,
       page(
         kit.ctx(request),
         { title: 'Webhooks', active: 'webhooks', notice: q.done ? `Done: ${q.done}.` : '' },
-        html`${filter}${summary}${list}${more}`,
+        html`${filter}${summary}${list}${pager(request, next)}`,
       ),
     );
   });

@@ -27,3 +27,23 @@ export function page<T>(rows: T[], limit: number, cursorOf: (last: T) => string)
   const items = rows.slice(0, limit);
   return { items, next: rows.length > limit ? cursorOf(items[items.length - 1]) : null };
 }
+
+/** A (text key, id) position, for lists ordered by a name. */
+export function encodeKeyCursor(key: string, id: string): string {
+  return Buffer.from(JSON.stringify([key, id]), 'utf8').toString('base64url');
+}
+
+export function decodeKeyCursor(cursor: string | undefined): { key: string; id: string } | undefined {
+  if (cursor === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest('cursor is not valid');
+  }
+  const [key, id] = Array.isArray(parsed) ? parsed : [];
+  if (typeof key !== 'string' || typeof id !== 'string' || !/^[0-9a-f-]{36}$/i.test(id)) {
+    throw badRequest('cursor is not valid');
+  }
+  return { key, id };
+}

@@ -21,6 +21,8 @@ declare module 'fastify' {
     actor: Actor;
     /** Why a console action failed, for its audit entry (the console answers HTML, not JSON). */
     auditReason?: string;
+    /** The console answered with a confirmation step: nothing was done, nothing to audit. */
+    awaitingConfirmation?: boolean;
   }
 }
 
@@ -188,7 +190,7 @@ function idsOfLocation(location: unknown): Record<string, string> {
 export function auditOperatorActions(audit: AuditService, channel: Channel) {
   return async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const action = routeConfig(request).auditAction;
-    if (!action || !request.actor) return payload;
+    if (!action || !request.actor || request.awaitingConfirmation) return payload;
     const status = reply.statusCode;
     const body = channel === 'api' ? jsonOf(payload) : undefined;
     const created = status < 300 ? body : undefined;

@@ -210,7 +210,11 @@ describe('pages', () => {
     const s = await login(t.app);
     const name = `<script>alert("x")</script>&'`;
     const { merchantId } = await createMerchantVia(s, name);
-    for (const url of ['/console/merchants', `/console/merchants/${merchantId}`, '/console/orders']) {
+    for (const url of [
+      '/console/merchants',
+      `/console/merchants/${merchantId}`,
+      `/console/orders?merchantId=${merchantId}`,
+    ]) {
       const res = await s.get(url);
       expect(res.statusCode).toBe(200);
       expect(res.body).not.toContain('<script>alert');

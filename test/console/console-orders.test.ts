@@ -40,7 +40,7 @@ describe('orders', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Picanha');
     expect(page.body).toContain('1.25 KG');
-    expect(page.body).toContain('BRL 112.38'); // 1.25 × 89.90 = 112.375 → centavos, half up
+    expect(page.body).toContain('R$ 112,38'); // 1.25 × 89.90 = 112.375 → centavos, half up
     expect(page.body).toContain('<strong>CREATED</strong>');
     expect(page.body).toMatch(/key-[0-9a-f]{8}: <span class="badge badge-warn">not acknowledged<\/span>/);
 

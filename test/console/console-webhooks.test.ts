@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 describe('webhooks', () => {
-  it('lists failing deliveries first with their attempts and retries one', async () => {
+  it('lists deliveries newest first, failed ones on a filter, with their attempts, and retries one', async () => {
     const me = await createMerchant(t.app);
     const onboard = await t.app.inject({
       method: 'PUT',
@@ -33,13 +33,16 @@ describe('webhooks', () => {
     const order = await createSimpleOrder(t.app, me.merchantId); // CREATED → 200
     await receiver.waitFor((r) => r.length >= 1);
     await expect
-      .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, {}))[0]?.status)
+      .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, {})).items[0]?.status)
       .toBe('DELIVERED');
     const s = await login(t.app);
     await s.post(`/console/orders/${order.id}/customerCancellation`, {}); // ORDER_CANCELLATION_REQUEST → 503
     await receiver.waitFor((r) => r.length >= 2);
     await expect
-      .poll(async () => (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' })).length)
+      .poll(
+        async () =>
+          (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' })).items.length,
+      )
       .toBe(1);
 
     const page = await s.get('/console/webhooks');
@@ -48,11 +51,12 @@ describe('webhooks', () => {
     const deliveredAt = page.body.indexOf('CREATED · <a');
     expect(failedAt).toBeGreaterThan(0);
     expect(deliveredAt).toBeGreaterThan(failedAt);
-    expect(page.body).toContain('<span class="badge badge-bad">1 failed</span>');
+    const failedOnly = await s.get(`/console/webhooks?merchantId=${me.merchantId}&status=FAILED`);
+    expect(failedOnly.body.match(/<li class="panel delivery-card">/g)).toHaveLength(1);
     expect(page.body).toContain('<dd class="wrap">HTTP 503</dd>');
     expect(page.body).toContain('<code class="wrap">down</code>');
 
-    const [failed] = await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' });
+    const [failed] = (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' })).items;
     const noToken = await t.app.inject({
       method: 'POST',
       url: `/console/webhookDeliveries/${failed.id}/retry`,
@@ -69,7 +73,8 @@ describe('webhooks', () => {
     await expect
       .poll(
         async () =>
-          (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' }))[0]?.attemptCount,
+          (await t.services.webhooks.listMerchantDeliveries(me.merchantId, { status: 'FAILED' })).items[0]
+            ?.attemptCount,
       )
       .toBe(2);
 

@@ -132,7 +132,7 @@ describe('revocation', () => {
   it('"sign out everywhere" from the account page ends the operator’s other sessions too', async () => {
     const a = await loginAs(t.app, op.email, PASSWORD);
     const b = await loginAs(t.app, op.email, PASSWORD);
-    const res = await a.post('/console/account/sessions/revoke', {});
+    const res = await a.post('/console/account/sessions/revoke', { confirm: 'yes' });
     expect(res.headers.location).toBe('/console/login');
     expect(isLoggedOut(await b.get('/console/merchants'))).toBe(true);
   });

@@ -209,6 +209,7 @@ export const adminRoutes: ProtectedRoute[] = [
     pattern: '/admin/v1/merchants/:merchantId/orders',
     url: (c) => `/admin/v1/merchants/${c.merchantId}/orders`,
   },
+  { method: 'GET', pattern: '/admin/v1/orders', url: () => '/admin/v1/orders' },
   { method: 'GET', pattern: '/admin/v1/orders/:orderId', url: (c) => `/admin/v1/orders/${c.orderId}` },
   {
     method: 'POST',

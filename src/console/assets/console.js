@@ -1,6 +1,6 @@
 // Cleaver console: progressive enhancement only (every page works without it).
 // - [data-refresh]: re-fetch the element's HTML fragment every data-refresh-ms (live timeline).
-// - [data-confirm] forms: ask before submitting.
+// - [data-confirm] forms: ask before submitting (without scripts the server asks instead).
 // - [data-copy]: copy the text of the element with that id.
 
 function startRefresh(el) {
@@ -40,7 +40,14 @@ document.addEventListener('DOMContentLoaded', () => {
   for (const el of document.querySelectorAll('[data-refresh]')) startRefresh(el);
   for (const form of document.querySelectorAll('form[data-confirm]')) {
     form.addEventListener('submit', (event) => {
-      if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();
+      if (!window.confirm(form.getAttribute('data-confirm'))) {
+        event.preventDefault();
+        return;
+      }
+      // Asked here: the server's confirmation step (confirm-step.ts) need not ask again.
+      if (!form.querySelector('input[name="confirm"]')) {
+        form.insertAdjacentHTML('beforeend', '<input type="hidden" name="confirm" value="yes">');
+      }
     });
   }
   for (const button of document.querySelectorAll('[data-copy]')) {

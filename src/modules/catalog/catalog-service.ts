@@ -3,9 +3,11 @@
 // service is the one closure that owns the cache and the worker; the planning, the apply and the
 // processing it calls live in their own files (catalog-*-plan, catalog-apply-repository,
 // catalog-sync-process).
+import { decodeKeyCursor, decodeSeqCursor, encodeKeyCursor, page } from '../../lib/cursor.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { toDecimalString, toNumber } from '../../lib/money.js';
+import * as browse from './catalog-browse-repository.js';
 import * as repo from './catalog-repository.js';
 import { createSyncProcessor, type SyncProcessorDeps } from './catalog-sync-process.js';
 import * as syncRepo from './catalog-sync-repository.js';
@@ -295,8 +297,34 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       return (await syncRepo.dropOldPayloads(db, keep, limit)) + (await syncRepo.deleteOldSyncs(db, before, limit));
     },
 
-    async listSyncs(merchantId: string, limit = 50) {
-      return (await syncRepo.listSyncs(db, merchantId, limit)).map(toSyncView);
+    /** One page of products by name (console catalog page); `next` is the following page's cursor. */
+    async browseProducts(
+      merchantId: string,
+      filter: { q?: string; categoryId?: string; status?: string; cursor?: string; limit: number },
+    ) {
+      const rows = await browse.browseProducts(db, merchantId, {
+        ...filter,
+        after: decodeKeyCursor(filter.cursor),
+        limit: filter.limit + 1,
+      });
+      return page(rows, filter.limit, (p) => encodeKeyCursor(p.name, p.id));
+    },
+    categoryCounts: (merchantId: string) => browse.categoryCounts(db, merchantId),
+    productCount: (merchantId: string) => browse.productCount(db, merchantId),
+    productCounts: (merchantId: string) => browse.productCounts(db, merchantId),
+    /** Sync outcomes per day in the operator's zone (console chart). */
+    syncsByDay: (merchantId: string, since: Date, zone: string) => browse.syncsByDay(db, merchantId, since, zone),
+
+    /** A keyset page of the sync history, newest first; `next` is the following page's cursor. */
+    async listSyncs(merchantId: string, filter: { status?: string; cursor?: string; limit?: number } = {}) {
+      const limit = filter.limit ?? 50;
+      const rows = await syncRepo.listSyncs(db, merchantId, {
+        status: filter.status,
+        beforeSeq: decodeSeqCursor(filter.cursor),
+        limit: limit + 1,
+      });
+      const { items, next } = page(rows, limit, (s) => String(s.seq));
+      return { items: items.map(toSyncView), next };
     },
 
     /** For GET /admin/v1/merchants/{id} (operator-merchants-routes `lastCatalogSync`). */

@@ -177,10 +177,17 @@ export async function latestSync(db: Queryable, merchantId: string): Promise<Syn
   return rows[0];
 }
 
-export async function listSyncs(db: Queryable, merchantId: string, limit: number): Promise<SyncRow[]> {
+/** Newest first; `beforeSeq` is the keyset position (operator-api.md#lists) on (merchant_id, seq). */
+export async function listSyncs(
+  db: Queryable,
+  merchantId: string,
+  filter: { status?: string; beforeSeq?: number; limit: number },
+): Promise<SyncRow[]> {
   const { rows } = await db.query<SyncRow>(
-    `SELECT ${SYNC_COLUMNS} FROM catalog_syncs WHERE merchant_id = $1 ORDER BY seq DESC LIMIT $2`,
-    [merchantId, limit],
+    `SELECT ${SYNC_COLUMNS} FROM catalog_syncs
+      WHERE merchant_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::bigint IS NULL OR seq < $3)
+      ORDER BY seq DESC LIMIT $4`,
+    [merchantId, filter.status ?? null, filter.beforeSeq ?? null, filter.limit],
   );
   return rows;
 }

@@ -122,7 +122,7 @@ export function createHomologationService(deps: HomologationDeps) {
   }
 
   const runDeliveries = async (run: ActiveRun) =>
-    (await deps.webhooks.listMerchantDeliveries(run.merchantId, { limit: 200 })).filter((d) =>
+    (await deps.webhooks.listMerchantDeliveries(run.merchantId, { limit: 200 })).items.filter((d) =>
       run.orders.some((o) => o.id === d.orderId.toLowerCase()),
     );
 

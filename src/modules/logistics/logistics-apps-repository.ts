@@ -37,12 +37,35 @@ export async function findLogisticsApp(db: Queryable, id: string): Promise<Logis
   return rows[0];
 }
 
-export async function listLogisticsApps(db: Queryable): Promise<LogisticsAppRow[]> {
+/**
+ * Oldest first, a keyset page at a time (operator-api.md#lists); `q` is part of the name (any
+ * case) or the app id, `active` filters. The page is chosen first, then its merchants are joined.
+ */
+export async function listLogisticsApps(
+  db: Queryable,
+  filter: { q?: string; active?: boolean; after?: { at: Date; id: string }; limit?: number } = {},
+): Promise<LogisticsAppRow[]> {
+  const q = filter.q?.trim() || null;
   const { rows } = await db.query<LogisticsAppRow>(
-    `SELECT a.id, a.name, a.secret_enc, a.active, a.created_at,
+    `WITH chosen AS (
+       SELECT * FROM logistics_apps
+        WHERE ($1::text IS NULL OR name ILIKE '%' || $2 || '%' OR id::text = lower($1))
+          AND ($3::boolean IS NULL OR active = $3)
+          AND ($4::timestamptz IS NULL OR (created_at, id) > ($4, $5::uuid))
+        ORDER BY created_at, id LIMIT $6)
+     SELECT a.id, a.name, a.secret_enc, a.active, a.created_at,
             COALESCE(array_agg(l.merchant_id::text ORDER BY l.merchant_id) FILTER (WHERE l.merchant_id IS NOT NULL), '{}') AS merchant_ids
-       FROM logistics_apps a LEFT JOIN logistics_app_merchants l ON l.app_id = a.id
-      GROUP BY a.id ORDER BY a.created_at, a.id`,
+       FROM chosen a LEFT JOIN logistics_app_merchants l ON l.app_id = a.id
+      GROUP BY a.id, a.name, a.secret_enc, a.active, a.created_at ORDER BY a.created_at, a.id`,
+    [
+      q,
+      // LIKE wildcards typed by a person are literal characters.
+      q?.replace(/[\\%_]/g, (c) => `\\${c}`) ?? null,
+      filter.active ?? null,
+      filter.after?.at ?? null,
+      filter.after?.id ?? null,
+      filter.limit ?? 100_000,
+    ],
   );
   return rows;
 }

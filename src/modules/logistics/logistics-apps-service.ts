@@ -1,6 +1,7 @@
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import { randomToken } from '../../lib/crypto.js';
+import { decodeTimeCursor } from '../../lib/cursor.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { AuthService } from '../auth/index.js';
@@ -46,7 +47,9 @@ export function createLogisticsAppsService(deps: {
     },
 
     findApp: (appId: string) => repo.findLogisticsApp(db, appId),
-    listApps: () => repo.listLogisticsApps(db),
+    /** All apps (sandbox), or a keyset page matching `q` / `active` (operator-api.md#lists). */
+    listApps: (filter: { q?: string; active?: boolean; cursor?: string; limit?: number } = {}) =>
+      repo.listLogisticsApps(db, { ...filter, after: decodeTimeCursor(filter.cursor) }),
     /** The clear HMAC key, for verifying X-App-Signature. */
     openSecret: (sealed: string) => auth.openSecret(sealed),
   };

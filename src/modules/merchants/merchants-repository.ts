@@ -39,6 +39,15 @@ export async function existingMerchantIds(db: Queryable, ids: string[]): Promise
   return rows.map((r) => r.id);
 }
 
+/** Names of these merchants (a page of a list that spans merchants shows who each row is of). */
+export async function merchantNames(db: Queryable, ids: string[]): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ id: string; name: string }>(
+    'SELECT id, name FROM merchants WHERE id = ANY($1::uuid[])',
+    [[...new Set(ids)]],
+  );
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
 export async function findMerchant(db: Queryable, id: string): Promise<MerchantRow | undefined> {
   const { rows } = await db.query<MerchantRow>(`SELECT ${COLUMNS} FROM merchants WHERE id = $1`, [id]);
   return rows[0];

@@ -119,6 +119,7 @@ export function createMerchantsService(deps: {
     findMerchant: (id: string) => repo.findMerchant(db, id),
     /** Which of these ids are merchants (the logistics module links apps to them). */
     existingMerchantIds: (ids: string[]) => repo.existingMerchantIds(db, ids),
+    merchantNames: (ids: string[]) => repo.merchantNames(db, ids),
     /** All merchants (console pickers), or a page of them matching `q` (operator-api.md#lists). */
     listMerchants: (filter: { q?: string; status?: string; cursor?: string; limit?: number } = {}) =>
       repo.listMerchants(db, { ...filter, after: decodeTimeCursor(filter.cursor) }),

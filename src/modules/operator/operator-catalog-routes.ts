@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toNumber } from '../../lib/money.js';
+import { setNextLink } from '../../lib/pagination.js';
 import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import type { CatalogService } from '../catalog/index.js';
 import { SyncView } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
-import { MerchantIdParams } from './operator-schemas.js';
+import { ListQuery, MerchantIdParams } from './operator-schemas.js';
 
 const HandMadeCategory = Type.Object({
   id: Uuid(),
@@ -95,15 +96,27 @@ export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags: ['operator'],
-        summary: 'Catalog sync history, newest first: status, moreInfo, structured details, times',
+        summary: 'Catalog sync history, newest first, a page at a time: status, moreInfo, structured details, times',
+        description:
+          'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
+          '`Link: <…>; rel="next"` header. Filter: `status`.',
         params: MerchantIdParams,
-        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })) }),
+        querystring: Type.Object({
+          limit: ListQuery.properties.limit,
+          cursor: ListQuery.properties.cursor,
+          status: Type.Optional(Type.Enum(['PROCESSING', 'SUCCESS', 'FAIL'])),
+        }),
         response: { 200: Type.Array(SyncView), ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await merchants.requireMerchant(request.params.merchantId);
-      return catalog.listSyncs(request.params.merchantId, request.query.limit ?? 50);
+      const { items, next } = await catalog.listSyncs(request.params.merchantId, {
+        ...request.query,
+        limit: request.query.limit ?? 100,
+      });
+      setNextLink(request, reply, next);
+      return items;
     },
   );
 

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { encodeTimeCursor, page } from '../../lib/cursor.js';
+import { setNextLink } from '../../lib/pagination.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import type { LogisticsAppsService } from '../logistics/index.js';
-import { CreateLogisticsAppBody, LogisticsAppCreated, LogisticsAppSummary } from './operator-schemas.js';
+import { CreateLogisticsAppBody, ListQuery, LogisticsAppCreated, LogisticsAppSummary } from './operator-schemas.js';
 
 export const operatorLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps: LogisticsAppsService }> = async (
   app,
@@ -29,18 +31,30 @@ export const operatorLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps:
     {
       schema: {
         tags: ['operator'],
-        summary: 'List logistics partner apps',
-        response: { 200: Type.Array(LogisticsAppSummary), ...errorResponses(401) },
+        summary: 'List logistics partner apps, oldest first, a page at a time; search by name or id',
+        description:
+          'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
+          '`Link: <…>; rel="next"` header. `q` matches part of the name (any case) or exactly the app id.',
+        querystring: Type.Object({
+          ...ListQuery.properties,
+          active: Type.Optional(Type.Boolean({ description: 'Only active (true) or deactivated (false) apps' })),
+        }),
+        response: { 200: Type.Array(LogisticsAppSummary), ...errorResponses(400, 401) },
       },
     },
-    async () =>
-      (await logisticsApps.listApps()).map((a) => ({
+    async (request, reply) => {
+      const limit = request.query.limit ?? 100;
+      const rows = await logisticsApps.listApps({ ...request.query, limit: limit + 1 });
+      const { items, next } = page(rows, limit, (a) => encodeTimeCursor(a.created_at, a.id));
+      setNextLink(request, reply, next);
+      return items.map((a) => ({
         appId: a.id,
         name: a.name,
         active: a.active,
         merchantIds: a.merchant_ids,
         createdAt: a.created_at.toISOString(),
-      })),
+      }));
+    },
   );
 
   app.delete(

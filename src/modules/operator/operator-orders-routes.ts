@@ -1,5 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
+import { encodeTimeCursor, page } from '../../lib/cursor.js';
+import { setNextLink } from '../../lib/pagination.js';
 import { DateTime, emptyBodyAsObject, errorResponses, Uuid } from '../../lib/schemas.js';
 import { EventMetadata, type EventsService } from '../events/index.js';
 import { LogisticsUpdateView } from '../logistics/index.js';
@@ -14,7 +17,7 @@ import {
   toOperatorOrderView,
 } from '../orders/index.js';
 import { WebhookDelivery } from '../webhooks/index.js';
-import { MerchantIdParams } from './operator-schemas.js';
+import { ListQuery, MerchantIdParams } from './operator-schemas.js';
 
 export interface OperatorOrdersDeps {
   orders: OrdersService;
@@ -57,6 +60,23 @@ const OperatorOrderDetail = Type.Object({
   webhookDeliveries: Type.Array(WebhookDelivery),
 });
 
+type OrderRow = Awaited<ReturnType<OrdersService['listOrders']>>[number];
+
+function toOperatorOrderSummary(o: OrderRow): Static<typeof OperatorOrderSummary> {
+  return {
+    id: o.id,
+    merchantId: o.merchant_id,
+    displayId: o.display_id,
+    type: o.type as 'DELIVERY' | 'TAKEOUT',
+    status: o.status as Static<typeof OperatorOrderSummary>['status'],
+    lastEvent: o.last_event as never,
+    orderAmount: Number(o.order_amount),
+    customerName: o.document.customer.name,
+    createdAt: o.created_at.toISOString(),
+    updatedAt: o.updated_at.toISOString(),
+  };
+}
+
 /** operator-api.md#orders: the platform hands in orders and plays the customer's part. */
 export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps> = async (app, deps) => {
   const { orders, events, merchants } = deps;
@@ -79,40 +99,68 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
     },
   );
 
+  const OrderFilters = Type.Object({
+    status: Type.Optional(Type.Enum(ORDER_STATUSES)),
+    since: Type.Optional(DateTime()),
+  });
+  const PAGING =
+    'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
+    '`Link: <…>; rel="next"` header. `q` is an order id or a display id (exact).';
+
+  /** One keyset page of orders, newest first, with the next page in the Link header. */
+  async function orderPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    filter: { merchantId?: string; status?: string; since?: string; q?: string; cursor?: string; limit?: number },
+  ) {
+    const limit = filter.limit ?? 100;
+    const rows = await orders.listOrders({
+      merchantId: filter.merchantId,
+      status: filter.status,
+      since: filter.since ? new Date(filter.since) : undefined,
+      q: filter.q,
+      cursor: filter.cursor,
+      limit: limit + 1,
+    });
+    const { items, next } = page(rows, limit, (o) => encodeTimeCursor(o.created_at, o.id));
+    setNextLink(request, reply, next);
+    return items.map(toOperatorOrderSummary);
+  }
+
   app.get(
     '/merchants/:merchantId/orders',
     {
       schema: {
         tags,
-        summary: "A merchant's orders, newest first",
+        summary: "A merchant's orders, newest first, a page at a time; search by id or display id",
+        description: PAGING,
         params: MerchantIdParams,
-        querystring: Type.Object({
-          status: Type.Optional(Type.Enum(ORDER_STATUSES)),
-          since: Type.Optional(DateTime()),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-        }),
+        querystring: Type.Object({ ...ListQuery.properties, ...OrderFilters.properties }),
         response: { 200: Type.Array(OperatorOrderSummary), ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await merchants.requireMerchant(request.params.merchantId);
-      const rows = await orders.listOrders(request.params.merchantId, {
-        status: request.query.status,
-        since: request.query.since ? new Date(request.query.since) : undefined,
-        limit: request.query.limit ?? 100,
-      });
-      return rows.map((o) => ({
-        id: o.id,
-        displayId: o.display_id,
-        type: o.type,
-        status: o.status,
-        lastEvent: o.last_event as never,
-        orderAmount: Number(o.order_amount),
-        customerName: o.document.customer.name,
-        createdAt: o.created_at.toISOString(),
-        updatedAt: o.updated_at.toISOString(),
-      }));
+      return orderPage(request, reply, { ...request.query, merchantId: request.params.merchantId });
     },
+  );
+
+  app.get(
+    '/orders',
+    {
+      schema: {
+        tags,
+        summary: "Every merchant's orders, newest first, a page at a time; filter by merchant and status",
+        description: PAGING,
+        querystring: Type.Object({
+          ...ListQuery.properties,
+          ...OrderFilters.properties,
+          merchantId: Type.Optional(Uuid({ description: "Only this merchant's orders" })),
+        }),
+        response: { 200: Type.Array(OperatorOrderSummary), ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => orderPage(request, reply, request.query),
   );
 
   app.get(

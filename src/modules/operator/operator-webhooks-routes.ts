@@ -1,6 +1,7 @@
 // operator-api.md#webhook-deliveries: what was sent where, every attempt, and a replay.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { setNextLink } from '../../lib/pagination.js';
 import { errorResponses } from '../../lib/schemas.js';
 import type { MerchantsService } from '../merchants/index.js';
 import type { WebhooksService } from '../webhooks/index.js';
@@ -27,15 +28,20 @@ export const operatorWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksD
     {
       schema: {
         tags: ['operator'],
-        summary: "A merchant's webhook deliveries, newest first, with every attempt",
+        summary: "A merchant's webhook deliveries, newest first, with every attempt, a page at a time",
+        description:
+          'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
+          '`Link: <…>; rel="next"` header. Filters: `status`, `orderId`.',
         params: MerchantIdParams,
         querystring: DeliveryListQuery,
         response: { 200: Type.Array(WebhookDelivery), ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const m = await merchants.requireMerchant(request.params.merchantId);
-      return webhooks.listMerchantDeliveries(m.id, request.query);
+      const { items, next } = await webhooks.listMerchantDeliveries(m.id, request.query);
+      setNextLink(request, reply, next);
+      return items;
     },
   );
 

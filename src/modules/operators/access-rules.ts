@@ -40,6 +40,7 @@ export const ACCESS_RULES: Record<string, RouteRule> = {
   // Orders
   'POST /admin/v1/merchants/:merchantId/orders': rule('support', 'order.create'),
   'GET /admin/v1/merchants/:merchantId/orders': read,
+  'GET /admin/v1/orders': read,
   'GET /admin/v1/orders/:orderId': read,
   'POST /admin/v1/orders/:orderId/customerCancellation': rule('support', 'order.customerCancellation'),
   'POST /admin/v1/orders/:orderId/cancellationDecision': rule('support', 'order.cancellationDecision'),

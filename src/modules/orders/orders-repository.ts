@@ -172,16 +172,43 @@ export async function listTracking(
   return rows;
 }
 
-export async function listOrders(
-  db: Queryable,
-  merchantId: string,
-  filter: { status?: string; since?: Date; limit: number },
-): Promise<OrderRow[]> {
+/** What an operator list of orders filters on (operator-api.md#lists). */
+export interface OrderListFilter {
+  merchantId?: string;
+  status?: string;
+  since?: Date;
+  /** An order id, or a display id as the customer and the POS see it (exact). */
+  q?: string;
+  /** Keyset position: the (created_at, id) of the last row of the previous page. */
+  after?: { at: Date; id: string };
+  limit: number;
+}
+
+/**
+ * Orders newest first, a keyset page at a time: `(created_at, id) < after` walks the
+ * (merchant_id, created_at, id) and (created_at, id) indexes backwards, so page 1,000 costs what
+ * page 1 does.
+ */
+export async function listOrders(db: Queryable, filter: OrderListFilter): Promise<OrderRow[]> {
+  const q = filter.q?.trim() || null;
+  const qIsId = q !== null && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(q);
   const { rows } = await db.query<OrderRow>(
     `SELECT ${COLUMNS} FROM orders
-      WHERE merchant_id = $1 AND ($2::text IS NULL OR status = $2) AND ($3::timestamptz IS NULL OR created_at >= $3)
-      ORDER BY created_at DESC, id LIMIT $4`,
-    [merchantId, filter.status ?? null, filter.since ?? null, filter.limit],
+      WHERE ($1::uuid IS NULL OR merchant_id = $1) AND ($2::text IS NULL OR status = $2)
+        AND ($3::timestamptz IS NULL OR created_at >= $3)
+        AND ($4::uuid IS NULL OR id = $4) AND ($5::text IS NULL OR display_id = $5)
+        AND ($6::timestamptz IS NULL OR (created_at, id) < ($6, $7::uuid))
+      ORDER BY created_at DESC, id DESC LIMIT $8`,
+    [
+      filter.merchantId ?? null,
+      filter.status ?? null,
+      filter.since ?? null,
+      qIsId ? q.toLowerCase() : null,
+      q !== null && !qIsId ? q : null,
+      filter.after?.at ?? null,
+      filter.after?.id ?? null,
+      filter.limit,
+    ],
   );
   return rows;
 }

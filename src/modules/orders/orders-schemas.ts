@@ -404,6 +404,7 @@ export const OperatorOrder = Type.Object({
 
 export const OperatorOrderSummary = Type.Object({
   id: Uuid(),
+  merchantId: Uuid(),
   displayId: Type.String(),
   type: Type.Enum(['DELIVERY', 'TAKEOUT']),
   status: Type.Enum(ORDER_STATUSES),

@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual } from '../../lib/crypto.js';
+import { decodeTimeCursor } from '../../lib/cursor.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isOpenDelivery, type Principal } from '../auth/index.js';
@@ -90,8 +91,9 @@ export function createOrdersService(deps: {
     /** GET /v1/orders/{orderId}: one primary-key read. */
     getOrder: (principal: Principal, orderId: string) => loadOwned(db, orderId, principal.merchantId),
     getAnyOrder: (orderId: string) => loadOwned(db, orderId, undefined),
-    listOrders: (merchantId: string, filter: { status?: string; since?: Date; limit: number }) =>
-      repo.listOrders(db, merchantId, filter),
+    /** Operator lists: newest first, keyset-paged by `cursor`, searched by `q` (operator-api.md#lists). */
+    listOrders: (filter: Omit<repo.OrderListFilter, 'after'> & { cursor?: string }) =>
+      repo.listOrders(db, { ...filter, after: decodeTimeCursor(filter.cursor) }),
     listTracking: (orderId: string) => repo.listTracking(db, orderId),
 
     /** Spec 4.7. */

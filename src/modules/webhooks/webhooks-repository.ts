@@ -278,14 +278,16 @@ export async function countPending(db: Queryable): Promise<number> {
 
 export async function listMerchantDeliveries(
   db: Queryable,
-  merchantId: string,
-  filter: { status?: DeliveryStatus; limit: number },
+  merchantId: string | undefined,
+  filter: { status?: DeliveryStatus; orderId?: string; beforeSeq?: number; limit: number },
 ): Promise<DeliveryRow[]> {
+  // Keyset on seq (operator-api.md#lists): (merchant_id, seq) and (merchant_id, status, seq) indexes.
   const { rows } = await db.query<DeliveryRow>(
     `SELECT ${COLUMNS} FROM webhook_deliveries d
-      WHERE d.merchant_id = $1 AND ($2::text IS NULL OR d.status = $2)
-      ORDER BY d.seq DESC LIMIT $3`,
-    [merchantId, filter.status ?? null, filter.limit],
+      WHERE ($1::uuid IS NULL OR d.merchant_id = $1) AND ($2::text IS NULL OR d.status = $2)
+        AND ($3::uuid IS NULL OR d.order_id = $3) AND ($4::bigint IS NULL OR d.seq < $4)
+      ORDER BY d.seq DESC LIMIT $5`,
+    [merchantId ?? null, filter.status ?? null, filter.orderId ?? null, filter.beforeSeq ?? null, filter.limit],
   );
   return rows;
 }
@@ -399,4 +401,49 @@ export async function firstPendingOfOrders(
     [orderIds],
   );
   return new Map(rows.map((r) => [r.order_id, { id: r.id, seq: r.seq, event_type: r.event_type }]));
+}
+
+export interface AttemptDay {
+  day: string;
+  attempts: number;
+  ok: number;
+  p50: number;
+  p95: number;
+}
+
+/**
+ * A merchant's webhook attempts per calendar day in `zone` since `since`: how many, how many got
+ * a 2xx, and the median and 95th percentile of their duration (the console's charts).
+ */
+export async function attemptsByDay(
+  db: Queryable,
+  merchantId: string,
+  since: Date,
+  zone: string,
+): Promise<AttemptDay[]> {
+  const { rows } = await db.query<AttemptDay>(
+    `SELECT to_char(a.started_at AT TIME ZONE $3, 'YYYY-MM-DD') AS day, count(*)::int AS attempts,
+            (count(*) FILTER (WHERE a.status_code BETWEEN 200 AND 299))::int AS ok,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY a.duration_ms)::float8 AS p50,
+            percentile_cont(0.95) WITHIN GROUP (ORDER BY a.duration_ms)::float8 AS p95
+       FROM webhook_deliveries d JOIN webhook_attempts a ON a.delivery_id = d.id
+      WHERE d.merchant_id = $1 AND d.created_at >= $2::timestamptz - interval '2 days' AND a.started_at >= $2
+      GROUP BY 1 ORDER BY 1`,
+    [merchantId, since, zone],
+  );
+  return rows;
+}
+
+/** How many of a merchant's deliveries have this status, counted up to `cap`. */
+export async function countDeliveries(
+  db: Queryable,
+  merchantId: string,
+  status: DeliveryStatus,
+  cap: number,
+): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM webhook_deliveries WHERE merchant_id = $1 AND status = $2 LIMIT $3) c`,
+    [merchantId, status, cap],
+  );
+  return rows[0]?.n ?? 0;
 }

@@ -66,9 +66,12 @@ export const RecoverBody = Type.Object({
   since: DateTime({ description: 'Every delivery of the merchant created at or after this is sent again, in order' }),
 });
 
+/** operator-api.md#lists: `limit` and `cursor` (the `Link` header's), and filters. */
 export const DeliveryListQuery = Type.Object({
   status: Type.Optional(DeliveryStatus),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  orderId: Type.Optional(Uuid({ description: "Only this order's deliveries" })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, description: 'Page size (default 100)' })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'From the Link header of the previous page' })),
 });
 
 export const DeliveryIdParams = Type.Object({ deliveryId: Uuid() });

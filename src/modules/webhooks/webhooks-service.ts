@@ -3,6 +3,7 @@
 // (webhook-worker.ts) delivers; the operator lists and replays deliveries.
 import type { Registry } from 'prom-client';
 import type { Db, Queryable } from '../../db/db.js';
+import { decodeSeqCursor, page } from '../../lib/cursor.js';
 import { conflict, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { RecordedEvent } from '../events/index.js';
@@ -128,17 +129,30 @@ export function createWebhooksService(deps: WebhooksDeps) {
     health: worker.health,
     stop: worker.stop,
 
-    /** GET /admin/v1/merchants/{merchantId}/webhookDeliveries */
+    /**
+     * GET /admin/v1/merchants/{merchantId}/webhookDeliveries: newest first, a keyset page at a
+     * time (operator-api.md#lists); `next` is the cursor of the following page, if any. Without a
+     * merchant, every merchant's (the console's deliveries page).
+     */
     async listMerchantDeliveries(
-      merchantId: string,
-      filter: { status?: repo.DeliveryStatus; limit?: number },
-    ): Promise<DeliveryView[]> {
+      merchantId: string | undefined,
+      filter: { status?: repo.DeliveryStatus; orderId?: string; cursor?: string; limit?: number },
+    ): Promise<{ items: DeliveryView[]; next: string | null }> {
+      const limit = filter.limit ?? 100;
       const rows = await repo.listMerchantDeliveries(db, merchantId, {
         status: filter.status,
-        limit: filter.limit ?? 100,
+        orderId: filter.orderId,
+        beforeSeq: decodeSeqCursor(filter.cursor),
+        limit: limit + 1,
       });
-      return toViews(db, rows);
+      const { items, next } = page(rows, limit, (d) => String(d.seq));
+      return { items: await toViews(db, items), next };
     },
+
+    /** Attempts per day in the operator's zone: success rate and latency (console charts). */
+    attemptsByDay: (merchantId: string, since: Date, zone: string) => repo.attemptsByDay(db, merchantId, since, zone),
+    countDeliveries: (merchantId: string, status: repo.DeliveryStatus, cap: number) =>
+      repo.countDeliveries(db, merchantId, status, cap),
 
     /** An order's deliveries, oldest first, for the operator order timeline. */
     async listOrderDeliveries(orderId: string): Promise<DeliveryView[]> {
