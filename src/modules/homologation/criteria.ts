@@ -2,7 +2,8 @@
 // saw plus what the run placed in, the criteria out, each with the evidence behind its result.
 // A criterion is `required` unless what triggers it depends on a choice the spec leaves to the
 // POS (receiving webhooks, uploading a catalog during the run); such a criterion that was not
-// triggered is not_observed and not required (docs/adr/homologation.md).
+// triggered is not_observed and not required (docs/adr/homologation.md). Size: one
+// grader per criterion of the table in that ADR, read top to bottom beside it.
 import type { Timings } from './homologation-timings.js';
 import type { ObservedRequest, PlacedOrder, WebhookProbe } from './observer.js';
 

@@ -4,6 +4,27 @@
 // complete.ts fills them in; the lint test fails on any field left without one.
 
 export const FIELD_DOCS: Record<string, string> = {
+  // ---- homologation (sandbox): timings of a run, in milliseconds unless named otherwise
+  timings:
+    'Timings of the run (defaults, then CLEAVER_HOMOLOGATION_* variables, then these overrides); the whole run never exceeds 10 minutes.',
+  'timings.durationMs': 'Wall time of the run (default 480000: 8 minutes; at most 600000).',
+  waitForPosMs: 'Scenarios start with the key’s first request, or after this long without one (default 60000).',
+  scenarioSpacingMs: 'Time between two scenario orders (default 5000).',
+  confirmDeadlineMs: 'How long the POS has to confirm or cancel a new order (default 60000).',
+  cancellationDeadlineMs:
+    'How long the POS has to accept or deny a customer’s cancellation request (default 60000; spec 4.10).',
+  pollMinIntervalMs: 'Lower bound of the median time between two polls (default 1000).',
+  pollMaxIntervalMs: 'Upper bound of the median time between two polls (default 60000).',
+  pollBurstWindowMs: 'Window in which more than pollBurstMax polls count as a burst (default 1000).',
+  pollBurstMax: 'Most polls allowed inside pollBurstWindowMs (default 3).',
+  retryAfterSec:
+    'Seconds in the Retry-After of the injected 429 and 503 (default 2); retrying sooner is not backing off.',
+  injectionGapMs: 'Time between two injected answers (401, 429, 503) (default 10000).',
+  criteria:
+    'The graded criteria, each with the rule it comes from, its result (pass, fail, not_observed, pending) and the evidence.',
+  'criteria.required':
+    'Whether the run can only PASS when this criterion passes (a criterion whose trigger the POS may skip is not required when not observed).',
+  algorithm: 'The signature algorithm: Ed25519.',
   // ---- OAuth
   access_token: 'The bearer token to send as `Authorization: Bearer …` on every /v1 call.',
   expires_in: 'Seconds the token stays valid from now; ask for a new one shortly before.',
