@@ -7,6 +7,9 @@
 import type { Timings } from './homologation-timings.js';
 import type { ObservedRequest, PlacedOrder, WebhookProbe } from './observer.js';
 
+/** How long after a 401 a request with the old token may still arrive: it was already on its way. */
+const IN_FLIGHT_MS = 1_000;
+
 export type Result = 'pass' | 'fail' | 'not_observed' | 'pending';
 
 export interface Criterion {
@@ -109,12 +112,18 @@ export function grade(o: RunObservation): Criterion[] {
     if (fail) evidence.push(...real.slice(0, 5).map(line), '… a new token for (almost) every request');
     for (const u of unauthorized) {
       evidence.push(line(u));
-      const next = real.find((r) => r.at > u.at);
-      if (!next) evidence.push('no request after the 401');
-      else if (next.jti === u.jti) {
+      // Requests already in flight when the 401 came back may still carry the old token (a POS
+      // works on several orders at once): what counts is that a new token follows and the old
+      // one is not used after it, or, without a new token, not used again once the 401 is old.
+      const renewed = real.find((r) => r.at > u.at && r.jti !== u.jti);
+      const stale = renewed
+        ? real.find((r) => r.at > renewed.at && r.jti === u.jti)
+        : real.find((r) => r.at > u.at + IN_FLIGHT_MS && r.jti === u.jti);
+      if (stale) {
         fail = true;
-        evidence.push(`${line(next)}: the same token again after its 401`);
-      } else evidence.push(`${line(next)}: a new token`);
+        evidence.push(`${line(stale)}: the same token again after its 401`);
+      } else if (renewed) evidence.push(`${line(renewed)}: a new token`);
+      else evidence.push('no request after the 401');
     }
     results['token-reuse'] = { result: real.length === 0 ? 'not_observed' : fail ? 'fail' : 'pass', evidence };
   }
