@@ -39,9 +39,6 @@ const onceOnly = [
 export default defineConfig({
   test: {
     reporters: ['default'],
-    // Two workers on the two cores (vitest's default is cores − 1, one here): most test time is
-    // waiting on servers, databases and sockets, and one worker left CI at 37 minutes.
-    maxWorkers: 2,
     projects: [
       {
         test: {
