@@ -95,17 +95,15 @@ async function serve(args: string[]): Promise<void> {
     ...(values.role !== undefined ? { CLEAVER_ROLE: values.role } : {}),
     ...(values['no-migrate'] ? { CLEAVER_MIGRATE_ON_START: 'false' } : {}),
   };
+  const config = loadConfig(env);
   const { startServer } = await import('./server.js');
-  const server = await startServer(loadConfig(env));
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   let signalled = false;
-  const shutdown = (signal: string) => {
-    // A second signal means "now": skip the drain.
-    if (signalled) process.exit(130);
-    signalled = true;
-    process.stdout.write(`${signal} received: draining, then stopping\n`);
+  let early: NodeJS.Timeout | undefined;
+  const stop = (running: NonNullable<typeof server>) => {
     // The stop cuts remaining connections at the deadline; this is the last resort after it.
-    setTimeout(() => process.exit(0), server.config.shutdownTimeoutMs + 1_000).unref();
-    server.stop().then(
+    setTimeout(() => process.exit(0), running.config.shutdownTimeoutMs + 1_000).unref();
+    running.stop().then(
       () => process.exit(0),
       (error) => {
         process.stderr.write(`stop failed: ${(error as Error).message}\n`);
@@ -113,8 +111,25 @@ async function serve(args: string[]): Promise<void> {
       },
     );
   };
+  const shutdown = (signal: string) => {
+    // A second signal means "now": skip the drain.
+    if (signalled) process.exit(130);
+    signalled = true;
+    process.stdout.write(`${signal} received: draining, then stopping\n`);
+    if (server) stop(server);
+    // Still starting (waiting for the database, say): nothing to drain yet unless the start
+    // ends in a moment; exit rather than wait out a long retry.
+    else early = setTimeout(() => process.exit(0), 2_000);
+  };
+  // Installed before the start: a supervisor may signal as soon as "listening on" is printed,
+  // and the stop must still be the orderly one (exit code 0), not Node's default.
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  server = await startServer(config);
+  if (signalled) {
+    clearTimeout(early);
+    stop(server);
+  }
 }
 
 async function runMigrate(args: string[]): Promise<void> {
