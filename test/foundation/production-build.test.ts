@@ -1,9 +1,9 @@
 // The production build (issue "Performance and footprint"): `npm run build` emits JavaScript in
-// dist/ with the migrations and console assets beside it, `npm start` runs it (building first
+// dist/ (an esbuild bundle of our modules) with the migrations and console assets beside it, `npm start` runs it (building first
 // when the sources changed since), and source maps keep stack traces on the TypeScript lines.
 // Database-independent: runs once, on PGlite.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -17,8 +17,8 @@ describe.runIf(testDbKind() === 'pglite')('production build', () => {
     for (const file of [
       'dist/cli.js',
       'dist/cli.js.map',
-      'dist/db/migrations/0001_foundation.sql',
-      'dist/console/assets/console.css',
+      'dist/migrations/0001_foundation.sql',
+      'dist/assets/console.css',
     ]) {
       expect(existsSync(join(ROOT, file)), file).toBe(true);
     }
@@ -52,8 +52,11 @@ describe.runIf(testDbKind() === 'pglite')('production build', () => {
       child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
-    // The map names the TypeScript source of each emitted file.
-    const map = JSON.parse(readFileSync(join(ROOT, 'dist/server.js.map'), 'utf8')) as { sources: string[] };
-    expect(map.sources.some((s) => s.endsWith('src/server.ts'))).toBe(true);
+    // The bundle's maps name the TypeScript sources, so a stack trace points at a .ts line.
+    const sources = readdirSync(join(ROOT, 'dist'))
+      .filter((f) => f.endsWith('.js.map'))
+      .flatMap((f) => (JSON.parse(readFileSync(join(ROOT, 'dist', f), 'utf8')) as { sources: string[] }).sources);
+    expect(sources.some((s) => s.endsWith('src/server.ts'))).toBe(true);
+    expect(sources.some((s) => s.endsWith('src/cli.ts'))).toBe(true);
   }, 240_000);
 });
