@@ -1,34 +1,8 @@
 // D18, pure: the flat ITEM and ITEM_OFFER uploads, which update existing products only.
 
+import { eachEntity } from './catalog-entities.js';
 import { has, isObject, isStatus, readId, readItemExtras, readPrice } from './catalog-fields.js';
-import type { Discarded, DiscardKind, ItemPlan, OfferPlan, UploadEnvelope } from './catalog-plan-types.js';
-
-/**
- * The flat shapes (D18) share one walk: entries that are not objects, lack their key or repeat
- * an earlier key are discarded with a reason; `take` sees the rest and may discard too.
- */
-export function walkFlatEntries(
-  entries: unknown[],
-  key: 'id' | 'itemId',
-  kind: DiscardKind,
-  discarded: Discarded[],
-  take: (raw: Record<string, unknown>, id: string, index: number, drop: (reason: string) => void) => void,
-): void {
-  const seen = new Set<string>();
-  for (const [index, raw] of entries.entries()) {
-    const id = isObject(raw) ? readId(raw[key]) : null;
-    const drop = (reason: string) => {
-      discarded.push({ kind, id, index, reason });
-    };
-    if (!isObject(raw)) drop('not an object');
-    else if (id === null) drop(`${key} is missing`);
-    else if (seen.has(id)) drop(`duplicate ${key}`);
-    else {
-      seen.add(id);
-      take(raw, id, index, drop);
-    }
-  }
-}
+import type { Discarded, ItemPlan, OfferPlan, UploadEnvelope } from './catalog-plan-types.js';
 
 /** D18: ITEM entries update existing products only; name, description and unit are ignored. */
 export function planItemUpload(envelope: UploadEnvelope): ItemPlan {
@@ -39,7 +13,7 @@ export function planItemUpload(envelope: UploadEnvelope): ItemPlan {
     plan.fatal = 'updatedObjects[0].id is missing: nothing was processed';
     return plan;
   }
-  walkFlatEntries(envelope.updatedObjects, 'id', 'items', discarded, (raw, id, index, drop) => {
+  eachEntity(envelope.updatedObjects, { kind: 'items', discarded }, (raw, id, index, drop) => {
     const extras = readItemExtras(raw);
     if ('reason' in extras) return drop(extras.reason);
     plan.items.push({ pdvId: id, index, ...extras });
@@ -51,7 +25,7 @@ export function planItemUpload(envelope: UploadEnvelope): ItemPlan {
 export function planOfferUpload(envelope: UploadEnvelope): OfferPlan {
   const discarded: Discarded[] = [];
   const plan: OfferPlan = { entityType: 'ITEM_OFFER', fatal: null, offers: [], discarded };
-  walkFlatEntries(envelope.updatedObjects, 'itemId', 'itemOffers', discarded, (raw, id, index, drop) => {
+  eachEntity(envelope.updatedObjects, { kind: 'itemOffers', discarded, key: 'itemId' }, (raw, id, index, drop) => {
     let price: string | null = null;
     if (has(raw, 'price')) {
       if (!isObject(raw.price) || !has(raw.price, 'value')) return drop('price.value is missing');

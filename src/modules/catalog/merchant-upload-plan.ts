@@ -1,6 +1,7 @@
 // Spec 4.3 for entityType MERCHANT, pure: the chain category → itemOffer → item, what is
 // discarded and why, and whether removal may happen (the repository applies the plan).
 
+import { eachEntity } from './catalog-entities.js';
 import {
   has,
   type ItemExtras,
@@ -50,140 +51,56 @@ export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
 
   // Items, by POS id.
   const items = new Map<string, { index: number; name: string; description: string; unit: 'KG' | 'UN' } & ItemExtras>();
-  const discardedItems = new Set<string>();
-  for (const [index, raw] of readArray(root, 'items', discarded).entries()) {
-    const id = isObject(raw) ? readId(raw.id) : null;
-    const drop = (reason: string) => {
-      discarded.push({ kind: 'items', id, index, reason });
-      if (id !== null && !items.has(id)) discardedItems.add(id);
-    };
-    if (!isObject(raw)) {
-      drop('not an object');
-      continue;
-    }
-    if (id === null) {
-      drop('id is missing');
-      continue;
-    }
-    if (items.has(id) || discardedItems.has(id)) {
-      drop('duplicate id');
-      continue;
-    }
-    if (typeof raw.name !== 'string' || !raw.name.trim()) {
-      drop('name is missing');
-      continue;
-    }
-    if (raw.name.length > MAX_NAME) {
-      drop(`name is longer than ${MAX_NAME} characters`);
-      continue;
-    }
-    const description = optionalText(raw, 'description', MAX_TEXT);
-    if ('reason' in description) {
-      drop(description.reason);
-      continue;
-    }
-    if (has(raw, 'unit') && raw.unit !== 'KG' && raw.unit !== 'UN') {
-      drop('unit must be KG or UN');
-      continue;
-    }
-    const extras = readItemExtras(raw);
-    if ('reason' in extras) {
-      drop(extras.reason);
-      continue;
-    }
-    items.set(id, {
-      index,
-      name: raw.name.trim(),
-      description: description.value ?? '',
-      unit: raw.unit === 'KG' ? 'KG' : 'UN',
-      ...extras,
-    });
-  }
+  const itemIds = eachEntity(
+    readArray(root, 'items', discarded),
+    { kind: 'items', discarded },
+    (raw, id, index, drop) => {
+      if (typeof raw.name !== 'string' || !raw.name.trim()) return drop('name is missing');
+      if (raw.name.length > MAX_NAME) return drop(`name is longer than ${MAX_NAME} characters`);
+      const description = optionalText(raw, 'description', MAX_TEXT);
+      if ('reason' in description) return drop(description.reason);
+      if (has(raw, 'unit') && raw.unit !== 'KG' && raw.unit !== 'UN') return drop('unit must be KG or UN');
+      const extras = readItemExtras(raw);
+      if ('reason' in extras) return drop(extras.reason);
+      items.set(id, {
+        index,
+        name: raw.name.trim(),
+        description: description.value ?? '',
+        unit: raw.unit === 'KG' ? 'KG' : 'UN',
+        ...extras,
+      });
+    },
+  );
 
   // Offers, by id; an offer whose item is unusable is dropped with its reason.
   const offers = new Map<string, { index: number; itemId: string; price: string; status: Availability }>();
-  const knownOfferIds = new Set<string>();
-  for (const [index, raw] of readArray(root, 'itemOffers', discarded).entries()) {
-    const id = isObject(raw) ? readId(raw.id) : null;
-    const drop = (reason: string) => discarded.push({ kind: 'itemOffers', id, index, reason });
-    if (!isObject(raw)) {
-      drop('not an object');
-      continue;
-    }
-    if (id === null) {
-      drop('id is missing: no category can reach it');
-      continue;
-    }
-    if (knownOfferIds.has(id)) {
-      drop('duplicate id');
-      continue;
-    }
-    knownOfferIds.add(id);
+  const offerList = { kind: 'itemOffers', discarded, missing: 'id is missing: no category can reach it' } as const;
+  const offerIds = eachEntity(readArray(root, 'itemOffers', discarded), offerList, (raw, id, index, drop) => {
     const itemId = readId(raw.itemId);
-    if (itemId === null) {
-      drop('itemId is missing');
-      continue;
-    }
-    if (!isObject(raw.price) || !has(raw.price, 'value')) {
-      drop('price.value is missing');
-      continue;
-    }
+    if (itemId === null) return drop('itemId is missing');
+    if (!isObject(raw.price) || !has(raw.price, 'value')) return drop('price.value is missing');
     const price = readPrice(raw.price.value, 'price.value');
-    if ('reason' in price) {
-      drop(price.reason);
-      continue;
-    }
-    if (has(raw, 'status') && !isStatus(raw.status)) {
-      drop('status must be AVAILABLE or UNAVAILABLE');
-      continue;
-    }
+    if ('reason' in price) return drop(price.reason);
+    if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
     if (!items.has(itemId)) {
-      drop(discardedItems.has(itemId) ? `item "${itemId}" was discarded` : `itemId "${itemId}" matches no item`);
-      continue;
+      // An id the items list had but discarded: that item's own reason is reported with it.
+      return drop(itemIds.has(itemId) ? `item "${itemId}" was discarded` : `itemId "${itemId}" matches no item`);
     }
     offers.set(id, { index, itemId, price: price.value, status: isStatus(raw.status) ? raw.status : 'AVAILABLE' });
-  }
+  });
 
   // Categories and the chain.
-  const categoryIds = new Set<string>();
   const reachedOffers = new Set<string>();
   const linkKeys = new Set<string>();
-  for (const [index, raw] of readArray(root, 'categories', discarded).entries()) {
-    const id = isObject(raw) ? readId(raw.id) : null;
-    const drop = (reason: string) => discarded.push({ kind: 'categories', id, index, reason });
-    if (!isObject(raw)) {
-      drop('not an object');
-      continue;
-    }
-    if (id === null) {
-      drop('id is missing');
-      continue;
-    }
-    if (categoryIds.has(id)) {
-      drop('duplicate id');
-      continue;
-    }
-    if (typeof raw.name !== 'string' || !raw.name.trim()) {
-      drop('name is missing');
-      continue;
-    }
-    if (raw.name.length > MAX_NAME) {
-      drop(`name is longer than ${MAX_NAME} characters`);
-      continue;
-    }
-    if (has(raw, 'status') && !isStatus(raw.status)) {
-      drop('status must be AVAILABLE or UNAVAILABLE');
-      continue;
-    }
+  const categoryList = { kind: 'categories', discarded, owner: 'kept' } as const;
+  eachEntity(readArray(root, 'categories', discarded), categoryList, (raw, id, index, drop) => {
+    if (typeof raw.name !== 'string' || !raw.name.trim()) return drop('name is missing');
+    if (raw.name.length > MAX_NAME) return drop(`name is longer than ${MAX_NAME} characters`);
+    if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
     if (has(raw, 'index') && !(Number.isInteger(raw.index) && (raw.index as number) >= 0)) {
-      drop('index must be a whole number from 0');
-      continue;
+      return drop('index must be a whole number from 0');
     }
-    if (has(raw, 'itemOfferId') && !Array.isArray(raw.itemOfferId)) {
-      drop('itemOfferId must be an array');
-      continue;
-    }
-    categoryIds.add(id);
+    if (has(raw, 'itemOfferId') && !Array.isArray(raw.itemOfferId)) return drop('itemOfferId must be an array');
     plan.categories.push({
       pdvId: id,
       name: raw.name.trim(),
@@ -201,7 +118,7 @@ export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
           linkKeys.add(key);
           plan.links.push({ categoryPdvId: id, productPdvId: offer.itemId, position });
         }
-      } else if (offerId === null || !knownOfferIds.has(offerId)) {
+      } else if (offerId === null || !offerIds.has(offerId)) {
         // A reference to nothing at all; references to discarded offers were reported with the offer.
         discarded.push({
           kind: 'links',
@@ -211,7 +128,7 @@ export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
         });
       }
     });
-  }
+  });
 
   // Products: each reached item once; price and availability from its first reached offer.
   const planned = new Map<string, PlannedProduct>();

@@ -17,6 +17,7 @@
 import {
   type Availability,
   type Discarded,
+  eachEntity,
   has,
   isObject,
   isStatus,
@@ -143,84 +144,51 @@ export function planOdMerchant(root: unknown, statusOverride?: Availability): Od
 
   // Items, by POS id.
   const items = new Map<string, ReadItem>();
-  const discardedItems = new Set<string>();
   let droppedImages = 0;
-  for (const [index, raw] of lists.items.entries()) {
-    const id = isObject(raw) ? readId(raw.id) : null;
-    const drop = (reason: string) => {
-      discarded.push({ kind: 'items', id, index, reason });
-      if (id !== null && !items.has(id)) discardedItems.add(id);
-    };
-    if (!isObject(raw)) drop('not an object');
-    else if (id === null) drop('id is missing');
-    else if (items.has(id) || discardedItems.has(id)) drop('duplicate id');
-    else if (typeof raw.name !== 'string' || !raw.name.trim()) drop('name is missing');
-    else if (raw.name.length > MAX_NAME) drop(`name is longer than ${MAX_NAME} characters`);
-    else if (!has(raw, 'unit')) drop('unit is missing (KG for a price per kilogram, UN for a price per unit)');
-    else if (FOREIGN_UNITS.has(raw.unit as string)) {
-      drop(`unit ${raw.unit} cannot be sold here: only KG (price per kilogram) and UN (price per unit)`);
-    } else if (raw.unit !== 'KG' && raw.unit !== 'UN') drop('unit must be KG or UN');
-    else {
-      const description = optionalText(raw, 'description', MAX_TEXT);
-      const fields = readOdItemFields(raw);
-      if ('reason' in description) drop(description.reason);
-      else if ('reason' in fields) drop(fields.reason);
-      else {
-        droppedImages += fields.droppedImages;
-        items.set(id, {
-          index,
-          name: raw.name.trim(),
-          description: description.value ?? '',
-          unit: raw.unit,
-          ...fields,
-        });
-      }
+  const itemIds = eachEntity(lists.items, { kind: 'items', discarded }, (raw, id, index, drop) => {
+    if (typeof raw.name !== 'string' || !raw.name.trim()) return drop('name is missing');
+    if (raw.name.length > MAX_NAME) return drop(`name is longer than ${MAX_NAME} characters`);
+    if (!has(raw, 'unit')) return drop('unit is missing (KG for a price per kilogram, UN for a price per unit)');
+    if (FOREIGN_UNITS.has(raw.unit as string)) {
+      return drop(`unit ${raw.unit} cannot be sold here: only KG (price per kilogram) and UN (price per unit)`);
     }
-  }
+    if (raw.unit !== 'KG' && raw.unit !== 'UN') return drop('unit must be KG or UN');
+    const description = optionalText(raw, 'description', MAX_TEXT);
+    const fields = readOdItemFields(raw);
+    if ('reason' in description) return drop(description.reason);
+    if ('reason' in fields) return drop(fields.reason);
+    droppedImages += fields.droppedImages;
+    items.set(id, { index, name: raw.name.trim(), description: description.value ?? '', unit: raw.unit, ...fields });
+  });
 
   // Offers, by id.
   const offers = new Map<string, ReadOffer>();
-  const knownOfferIds = new Set<string>();
   let discounted = 0;
   let withOptions = 0;
   let timed = 0;
-  for (const [index, raw] of lists.itemOffers.entries()) {
-    const id = isObject(raw) ? readId(raw.id) : null;
-    const drop = (reason: string) => discarded.push({ kind: 'itemOffers', id, index, reason });
-    if (!isObject(raw)) {
-      drop('not an object');
-      continue;
-    }
-    if (id === null) {
-      drop('id is missing: no category can reach it');
-      continue;
-    }
-    if (knownOfferIds.has(id)) {
-      drop('duplicate id');
-      continue;
-    }
-    knownOfferIds.add(id);
+  const offerList = { kind: 'itemOffers', discarded, missing: 'id is missing: no category can reach it' } as const;
+  const offerIds = eachEntity(lists.itemOffers, offerList, (raw, id, index, drop) => {
     const itemId = readId(raw.itemId);
     const price = readOdPrice(raw);
-    if (itemId === null) drop('itemId is missing');
-    else if ('reason' in price) drop(price.reason);
-    else if (has(raw, 'status') && !isStatus(raw.status)) drop('status must be AVAILABLE or UNAVAILABLE');
-    else if (has(raw, 'index') && !isIndex(raw.index)) drop('index must be a whole number from 0');
-    else if (!items.has(itemId)) {
-      drop(discardedItems.has(itemId) ? `item "${itemId}" was discarded` : `itemId "${itemId}" matches no item`);
-    } else {
-      if (price.discounted) discounted += 1;
-      if (Array.isArray(raw.optionGroupsId) && raw.optionGroupsId.length > 0) withOptions += 1;
-      if (Array.isArray(raw.availabilityId) && raw.availabilityId.length > 0) timed += 1;
-      offers.set(id, {
-        index,
-        itemId,
-        price: price.value,
-        status: isStatus(raw.status) ? raw.status : null,
-        order: isIndex(raw.index) ? raw.index : null,
-      });
+    if (itemId === null) return drop('itemId is missing');
+    if ('reason' in price) return drop(price.reason);
+    if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
+    if (has(raw, 'index') && !isIndex(raw.index)) return drop('index must be a whole number from 0');
+    if (!items.has(itemId)) {
+      // An id the items list had but discarded: that item's own reason is reported with it.
+      return drop(itemIds.has(itemId) ? `item "${itemId}" was discarded` : `itemId "${itemId}" matches no item`);
     }
-  }
+    if (price.discounted) discounted += 1;
+    if (Array.isArray(raw.optionGroupsId) && raw.optionGroupsId.length > 0) withOptions += 1;
+    if (Array.isArray(raw.availabilityId) && raw.availabilityId.length > 0) timed += 1;
+    offers.set(id, {
+      index,
+      itemId,
+      price: price.value,
+      status: isStatus(raw.status) ? raw.status : null,
+      order: isIndex(raw.index) ? raw.index : null,
+    });
+  });
 
   // Menus: which categories the catalog shows (all of them when no menu narrows it down).
   let listed: Set<string> | null = null;
@@ -248,61 +216,53 @@ export function planOdMerchant(root: unknown, statusOverride?: Availability): Od
   }
 
   // Categories and the chain category → offer → item.
-  const categoryIds = new Set<string>();
   const reached = new Map<string, string>(); // offer id → first category reaching it
   const linkKeys = new Set<string>();
   let decorated = 0;
-  for (const [index, raw] of lists.categories.entries()) {
-    const id = isObject(raw) ? readId(raw.id) : null;
-    const drop = (reason: string) => discarded.push({ kind: 'categories', id, index, reason });
-    if (!isObject(raw)) drop('not an object');
-    else if (id === null) drop('id is missing');
-    else if (categoryIds.has(id)) drop('duplicate id');
-    else if (typeof raw.name !== 'string' || !raw.name.trim()) drop('name is missing');
-    else if (raw.name.length > MAX_NAME) drop(`name is longer than ${MAX_NAME} characters`);
-    else if (has(raw, 'status') && !isStatus(raw.status)) drop('status must be AVAILABLE or UNAVAILABLE');
-    else if (has(raw, 'index') && !isIndex(raw.index)) drop('index must be a whole number from 0');
-    else if (has(raw, 'itemOfferId') && !Array.isArray(raw.itemOfferId)) drop('itemOfferId must be an array');
-    else if (listed !== null && !listed.has(id)) drop('no menu lists it (menus[].categoryId)');
-    else {
-      categoryIds.add(id);
-      if (has(raw, 'image') || has(raw, 'description')) decorated += 1;
-      if (Array.isArray(raw.availabilityId) && raw.availabilityId.length > 0) timed += 1;
-      plan.categories.push({
-        pdvId: id,
-        name: raw.name.trim(),
-        index: isIndex(raw.index) ? raw.index : index,
-        status: isStatus(raw.status) ? raw.status : 'AVAILABLE',
-      });
-      // OD: a category without itemOfferId holds every offer.
-      const refs: unknown[] = Array.isArray(raw.itemOfferId) ? raw.itemOfferId : [...offers.keys()];
-      const inCategory: Array<{ offerId: string; offer: ReadOffer; place: number }> = [];
-      refs.forEach((ref, place) => {
-        const offerId = readId(ref);
-        const offer = offerId === null ? undefined : offers.get(offerId);
-        if (offerId !== null && offer) inCategory.push({ offerId, offer, place });
-        else if (offerId === null || !knownOfferIds.has(offerId)) {
-          // A reference to nothing at all; references to discarded offers were reported with the offer.
-          discarded.push({
-            kind: 'links',
-            id,
-            index,
-            path: `categories[${index}].itemOfferId[${place}]`,
-            reason: offerId === null ? 'not an id' : `"${offerId}" matches no itemOffer`,
-          });
-        }
-      });
-      inCategory.sort((a, b) => (a.offer.order ?? Infinity) - (b.offer.order ?? Infinity) || a.place - b.place);
-      let position = 0;
-      for (const { offerId, offer } of inCategory) {
-        if (!reached.has(offerId)) reached.set(offerId, id);
-        const key = `${id}\u0000${offer.itemId}`;
-        if (linkKeys.has(key)) continue;
-        linkKeys.add(key);
-        plan.links.push({ categoryPdvId: id, productPdvId: offer.itemId, position: position++ });
+  const categoryList = { kind: 'categories', discarded, owner: 'kept' } as const;
+  eachEntity(lists.categories, categoryList, (raw, id, index, drop) => {
+    if (typeof raw.name !== 'string' || !raw.name.trim()) return drop('name is missing');
+    if (raw.name.length > MAX_NAME) return drop(`name is longer than ${MAX_NAME} characters`);
+    if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
+    if (has(raw, 'index') && !isIndex(raw.index)) return drop('index must be a whole number from 0');
+    if (has(raw, 'itemOfferId') && !Array.isArray(raw.itemOfferId)) return drop('itemOfferId must be an array');
+    if (listed !== null && !listed.has(id)) return drop('no menu lists it (menus[].categoryId)');
+    if (has(raw, 'image') || has(raw, 'description')) decorated += 1;
+    if (Array.isArray(raw.availabilityId) && raw.availabilityId.length > 0) timed += 1;
+    plan.categories.push({
+      pdvId: id,
+      name: raw.name.trim(),
+      index: isIndex(raw.index) ? raw.index : index,
+      status: isStatus(raw.status) ? raw.status : 'AVAILABLE',
+    });
+    // OD: a category without itemOfferId holds every offer.
+    const refs: unknown[] = Array.isArray(raw.itemOfferId) ? raw.itemOfferId : [...offers.keys()];
+    const inCategory: Array<{ offerId: string; offer: ReadOffer; place: number }> = [];
+    refs.forEach((ref, place) => {
+      const offerId = readId(ref);
+      const offer = offerId === null ? undefined : offers.get(offerId);
+      if (offerId !== null && offer) inCategory.push({ offerId, offer, place });
+      else if (offerId === null || !offerIds.has(offerId)) {
+        // A reference to nothing at all; references to discarded offers were reported with the offer.
+        discarded.push({
+          kind: 'links',
+          id,
+          index,
+          path: `categories[${index}].itemOfferId[${place}]`,
+          reason: offerId === null ? 'not an id' : `"${offerId}" matches no itemOffer`,
+        });
       }
+    });
+    inCategory.sort((a, b) => (a.offer.order ?? Infinity) - (b.offer.order ?? Infinity) || a.place - b.place);
+    let position = 0;
+    for (const { offerId, offer } of inCategory) {
+      if (!reached.has(offerId)) reached.set(offerId, id);
+      const key = `${id}\u0000${offer.itemId}`;
+      if (linkKeys.has(key)) continue;
+      linkKeys.add(key);
+      plan.links.push({ categoryPdvId: id, productPdvId: offer.itemId, position: position++ });
     }
-  }
+  });
 
   // Products: each reached item once, priced by its first reached offer (offers in body order).
   const planned = new Map<string, PlannedProduct>();

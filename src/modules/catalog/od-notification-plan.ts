@@ -14,12 +14,12 @@ import type { OdEntityType } from '../opendelivery/index.js';
 import {
   type Availability,
   type Discarded,
+  eachEntity,
   has,
   type ItemPlan,
   isStatus,
   MAX_NAME,
   type OfferPlan,
-  walkFlatEntries,
 } from './catalog-upload-plan.js';
 import { readOdItemFields, readOdPrice } from './od-entity-fields.js';
 import { type OdMerchantPlan, planOdMerchant } from './od-merchant-plan.js';
@@ -87,7 +87,7 @@ function planItems(objects: unknown[]): OdNotificationPlan {
   const items: ItemPlan = { entityType: 'ITEM', fatal: null, items: [], discarded };
   const statuses: OfferPlan = { entityType: 'ITEM_OFFER', fatal: null, offers: [], discarded: [] };
   let dropped = 0;
-  walkFlatEntries(objects, 'id', 'items', discarded, (raw, id, index, drop) => {
+  eachEntity(objects, { kind: 'items', discarded }, (raw, id, index, drop) => {
     const fields = readOdItemFields(raw);
     if ('reason' in fields) return drop(fields.reason);
     dropped += fields.droppedImages;
@@ -106,19 +106,23 @@ function planItems(objects: unknown[]): OdNotificationPlan {
 function planOffers(objects: unknown[]): OdNotificationPlan {
   const offers: OfferPlan = { entityType: 'ITEM_OFFER', fatal: null, offers: [], discarded: [] };
   let withOptions = 0;
-  walkFlatEntries(objects, 'itemId', 'itemOffers', offers.discarded, (raw, itemId, index, drop) => {
-    let price: string | null = null;
-    if (has(raw, 'price')) {
-      const read = readOdPrice(raw);
-      if ('reason' in read) return drop(read.reason);
-      price = read.value;
-    }
-    if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
-    const status = isStatus(raw.status) ? raw.status : null;
-    if (price === null && status === null) return drop('neither price.value nor status is given');
-    if (Array.isArray(raw.optionGroupsId) && raw.optionGroupsId.length > 0) withOptions += 1;
-    offers.offers.push({ pdvId: itemId, index, price, status });
-  });
+  eachEntity(
+    objects,
+    { kind: 'itemOffers', discarded: offers.discarded, key: 'itemId' },
+    (raw, itemId, index, drop) => {
+      let price: string | null = null;
+      if (has(raw, 'price')) {
+        const read = readOdPrice(raw);
+        if ('reason' in read) return drop(read.reason);
+        price = read.value;
+      }
+      if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
+      const status = isStatus(raw.status) ? raw.status : null;
+      if (price === null && status === null) return drop('neither price.value nor status is given');
+      if (Array.isArray(raw.optionGroupsId) && raw.optionGroupsId.length > 0) withOptions += 1;
+      offers.offers.push({ pdvId: itemId, index, price, status });
+    },
+  );
   const notMapped: string[] = [];
   if (withOptions > 0)
     notMapped.push(`optionGroupsId (${withOptions} itemOffers): not held (the catalog has no options)`);
@@ -128,7 +132,7 @@ function planOffers(objects: unknown[]): OdNotificationPlan {
 function planCategories(objects: unknown[]): OdNotificationPlan {
   const discarded: Discarded[] = [];
   const categories: CategoryUpdate[] = [];
-  walkFlatEntries(objects, 'id', 'categories', discarded, (raw, id, index, drop) => {
+  eachEntity(objects, { kind: 'categories', discarded }, (raw, id, index, drop) => {
     if (typeof raw.name !== 'string' || !raw.name.trim()) return drop('name is missing');
     if (raw.name.length > MAX_NAME) return drop(`name is longer than ${MAX_NAME} characters`);
     if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
