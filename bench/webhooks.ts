@@ -226,6 +226,9 @@ async function main() {
     `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   );
   const receiver = await startReceiver();
+  // Warm-up, not counted: the first baseline otherwise runs on cold JIT and a cold receiver,
+  // which made it 1.5–2× slower than the same baseline a minute later in the same run.
+  await baselinePosts(receiver.url, THROUGHPUT_N);
   const kinds = (process.env.BENCH_DB ?? 'postgres,pglite').split(',') as Array<'postgres' | 'pglite'>;
   for (const kind of kinds) {
     // The baseline right before each run, so both see the same machine load.

@@ -217,13 +217,22 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   });
 
   /** One batch: claim what is due now, attempt it all, record the results. Returns how many. */
-  const runOnce = (limit = batchSize) => worker.runOnce(limit);
+  const runOnce = async (limit = batchSize) => {
+    const n = await worker.runOnce(limit);
+    await writer.idle();
+    return n;
+  };
 
   /**
    * Runs until nothing is due within `maxWaitMs` (tests, CLI): waits for retries that come due
    * sooner than that, so a compressed schedule plays out to the end.
    */
-  const drain = (options: { maxWaitMs?: number } = {}) => worker.drain({ maxWaitMs: options.maxWaitMs ?? 5_000 });
+  const drain = async (options: { maxWaitMs?: number } = {}) => {
+    const n = await worker.drain({ maxWaitMs: options.maxWaitMs ?? 5_000 });
+    // Endpoint health is written beside the results (webhook-result-writer.ts): done with it too.
+    await writer.idle();
+    return n;
+  };
 
   return {
     runOnce,
@@ -233,6 +242,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     health: () => worker.health(),
     async stop(): Promise<void> {
       await worker.stop();
+      await writer.idle();
       const closing = sender;
       sender = undefined;
       await closing?.close();

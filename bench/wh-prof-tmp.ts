@@ -1,0 +1,288 @@
+// Webhook delivery benchmark (`node --import tsx bench/webhooks.ts`): on PostgreSQL and PGlite,
+// 1. throughput: N deliveries queued, then one worker process drains them to a local receiver
+//    (another process); compared with a baseline of plain undici POSTs at the same concurrency
+//    from the same process, measured in the same run;
+// 2. latency: a steady 100 events/s, each committed in its own transaction; the time from
+//    commit to the receiver seeing the request (first attempt), p50 / p99.
+// PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a
+// scratch database is created and dropped.
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Agent, request } from 'undici';
+import { loadConfig } from '../src/config.js';
+import type { Db } from '../src/db/db.js';
+import { migrate } from '../src/db/migrate.js';
+import { openPglite } from '../src/db/pglite.js';
+import { openPostgres } from '../src/db/postgres.js';
+import { systemClock } from '../src/lib/clock.js';
+import { newId } from '../src/lib/ids.js';
+import type { RecordedEvent } from '../src/modules/events/event-contract.js';
+import { signWebhook } from '../src/modules/webhooks/index.js';
+import { createServices } from '../src/services.js';
+import { reportRow } from './support/measure.js';
+
+const THROUGHPUT_N = Number(process.env.BENCH_WEBHOOK_N ?? 5000);
+const RATE = 100; // events per second, latency phase
+const LATENCY_SEC = Number(process.env.BENCH_WEBHOOK_LATENCY_SEC ?? 10);
+const CONCURRENCY = 256; // the worker's default maxInFlight
+const now = () => performance.timeOrigin + performance.now();
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+interface Receiver {
+  url: string;
+  arrivals: Map<string, number>;
+  waitForAll(ids: string[], timeoutMs: number): Promise<void>;
+  close(): void;
+}
+
+async function startReceiver(): Promise<Receiver> {
+  const child = fork(join(import.meta.dirname, 'webhooks-receiver.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const arrivals = new Map<string, number>();
+  let onArrival: () => void = () => {};
+  const port = await new Promise<number>((resolve) => {
+    child.on('message', (m: { port?: number; arrivals?: Array<[string, number]> }) => {
+      if (m.port) resolve(m.port);
+      if (m.arrivals) {
+        for (const [id, at] of m.arrivals) if (!arrivals.has(id)) arrivals.set(id, at);
+        onArrival();
+      }
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    arrivals,
+    waitForAll(ids, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`receiver: timed out (${arrivals.size} arrived)`)), timeoutMs);
+        onArrival = () => {
+          if (ids.every((id) => arrivals.has(id))) {
+            clearTimeout(timer);
+            resolve();
+          }
+        };
+        onArrival();
+      });
+    },
+    close: () => child.kill(),
+  };
+}
+
+function makeEvent(merchantId: string, orderId: string): RecordedEvent {
+  const createdAt = new Date();
+  return {
+    occurrenceId: newId(),
+    merchantId,
+    orderId,
+    eventType: 'CREATED',
+    createdAt,
+    polled: true,
+    record: {
+      eventId: '9b0c2b2e-4d0a-5b5e-8f1d-2a3c4e5f6a7b',
+      eventType: 'CREATED',
+      orderId,
+      orderURL: `http://cleaver.bench/v1/orders/${orderId}`,
+      createdAt: createdAt.toISOString(),
+      sourceAppId: 'marketplace',
+    },
+  };
+}
+
+/** Baseline: signed POSTs of the same size straight from undici, CONCURRENCY at a time. */
+async function baselinePosts(url: string, n: number): Promise<number> {
+  const agent = new Agent({ connections: 32 });
+  const body = JSON.stringify(makeEvent(newId(), newId()).record);
+  let next = 0;
+  const started = now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        next++;
+        const headers = signWebhook({
+          appId: newId(),
+          merchantId: newId(),
+          webhookId: newId(),
+          timestampSec: Math.floor(Date.now() / 1000),
+          body,
+          secret: 'bench-secret',
+        });
+        const res = await request(`${url}/v1/orderUpdate`, { method: 'POST', headers, body, dispatcher: agent });
+        await res.body.dump();
+      }
+    }),
+  );
+  const rate = n / ((now() - started) / 1000);
+  await agent.close();
+  return rate;
+}
+
+async function openBenchDb(kind: 'postgres' | 'pglite'): Promise<{ db: Db; close(): Promise<void> }> {
+  if (kind === 'pglite') {
+    const db = await openPglite();
+    await migrate(db);
+    return { db, close: () => db.close() };
+  }
+  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `cleaver_bench_webhooks_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const db = openPostgres({ connectionString: url.toString(), max: 10 });
+  await migrate(db);
+  return {
+    db,
+    async close() {
+      await db.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}
+
+async function run(kind: 'postgres' | 'pglite', receiver: Receiver, baseline: number) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'cleaver-bench-'));
+  const { db: rawDb, close } = await openBenchDb(kind);
+  const stats = new Map<string, { n: number; ms: number; rows: number }>();
+  const timed = (q: any) => async (sql: string, params?: unknown[]) => {
+    const t = performance.now();
+    const r = await q(sql, params);
+    const key = sql.replace(/\s+/g, ' ').slice(0, 70);
+    const s = stats.get(key) ?? { n: 0, ms: 0, rows: 0 };
+    s.n++;
+    s.ms += performance.now() - t;
+    s.rows += r.rows?.length ?? 0;
+    stats.set(key, s);
+    return r;
+  };
+  const db: Db = {
+    ...rawDb,
+    query: timed(rawDb.query) as any,
+    transaction: (fn: any) => rawDb.transaction((tx: any) => fn({ ...tx, query: timed(tx.query) })),
+  };
+  (globalThis as any).__stats = stats;
+  const config = loadConfig({
+    CLEAVER_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijklmnop',
+    CLEAVER_SECRET_KEY: 'bench-secret-key-0123456789abcdefghijklmnopqrs',
+    CLEAVER_DATA_DIR: dataDir,
+  });
+  const services = createServices({ config, db, clock: systemClock });
+  const merchant = await services.merchants.createMerchant({ name: 'Bench' });
+  const key = await services.auth.createIntegrationKey(merchant.id, 'bench');
+  await services.merchants.onboard(
+    {
+      merchantId: merchant.id,
+      keyId: key.keyId,
+      jti: newId(),
+      expiresAt: Date.now() + 3_600_000,
+      profile: key.profile,
+    },
+    { ordersWebhookURL: receiver.url },
+  );
+  const { webhooks } = services;
+
+  // 1. throughput: queue N (5 events per order, so per-order ordering is exercised), then drain.
+  const orders = Array.from({ length: Math.ceil(THROUGHPUT_N / 5) }, () => newId());
+  const events = Array.from({ length: THROUGHPUT_N }, (_, i) => makeEvent(merchant.id, orders[i % orders.length]));
+  for (let i = 0; i < events.length; i += 200) {
+    await db.transaction(async (tx) => {
+      for (const e of events.slice(i, i + 200)) await webhooks.enqueueForEvent(tx, e);
+    });
+  }
+  const started = now();
+  await webhooks.start();
+  await receiver.waitForAll(
+    events.map((e) => e.occurrenceId),
+    300_000,
+  );
+  const throughput = THROUGHPUT_N / ((now() - started) / 1000);
+  console.log('drain ms', (now() - started).toFixed(0));
+  for (const [k, v] of [...stats].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12))
+    console.log(
+      v.ms.toFixed(0).padStart(7),
+      'ms',
+      String(v.n).padStart(6),
+      'x',
+      (v.ms / v.n).toFixed(2),
+      'ms/q rows',
+      v.rows,
+      k,
+    );
+  stats.clear();
+
+  // 2. latency at a steady RATE: commit → first arrival.
+  const committed = new Map<string, number>();
+  const total = RATE * LATENCY_SEC;
+  const t0 = now();
+  for (let i = 0; i < total; i++) {
+    const due = t0 + (i * 1000) / RATE;
+    const wait = due - now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const e = makeEvent(merchant.id, newId());
+    await db.transaction((tx) => webhooks.enqueueForEvent(tx, e));
+    committed.set(e.occurrenceId, now());
+  }
+  const achievedRate = total / ((now() - t0) / 1000);
+  await receiver.waitForAll([...committed.keys()], 60_000);
+  const latencies = [...committed].map(([id, at]) => (receiver.arrivals.get(id) as number) - at).sort((a, b) => a - b);
+  await webhooks.stop();
+  const { rows } = await db.query<{ status: string; n: number }>(
+    'SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status ORDER BY status',
+  );
+  await services.auth.stop();
+  await close();
+  rmSync(dataDir, { recursive: true, force: true });
+  return {
+    kind,
+    throughput,
+    ratio: throughput / baseline,
+    achievedRate,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    max: latencies[latencies.length - 1],
+    states: rows.map((r) => `${r.status} ${r.n}`).join(', '),
+  };
+}
+
+async function main() {
+  console.log(
+    `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+  );
+  const receiver = await startReceiver();
+  const kinds = (process.env.BENCH_DB ?? 'postgres,pglite').split(',') as Array<'postgres' | 'pglite'>;
+  for (const kind of kinds) {
+    // The baseline right before each run, so both see the same machine load.
+    const baseline = await baselinePosts(receiver.url, THROUGHPUT_N);
+    console.log(`baseline: plain signed undici POSTs, ${CONCURRENCY} in flight: ${fmt(baseline)} req/s`);
+    const r = await run(kind, receiver, baseline);
+    const goal = kind === 'postgres' ? 0.85 : 0.3;
+    reportRow({
+      workload: `webhook deliveries/s on ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite'}`,
+      baseline: `plain signed undici POSTs, same receiver ${fmt(baseline)} req/s`,
+      now: `${fmt(r.throughput)}/s`,
+      ratio: `${fmt(r.ratio, 2)}×`,
+      goal: `≥ ${goal}×`,
+      met: r.ratio >= goal,
+    });
+    console.log(
+      `${kind}: ${fmt(r.throughput)} deliveries/s (${fmt(r.ratio, 2)} × baseline) for ${THROUGHPUT_N}; ` +
+        `at ${fmt(r.achievedRate, 1)} events/s commit → first attempt p50 ${fmt(r.p50, 1)} ms, ` +
+        `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max, 1)} ms; rows: ${r.states}`,
+    );
+    if (kind === 'postgres') {
+      const ok = r.throughput >= 1000 && r.p99 <= 200;
+      console.log(`postgres targets (≥ 1,000 deliveries/s, p99 ≤ 200 ms): ${ok ? 'met' : 'NOT met'}`);
+    }
+  }
+  receiver.close();
+}
+
+await main();
