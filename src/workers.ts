@@ -1,3 +1,4 @@
+import { startEmbeddedUpkeep } from './db/embedded-upkeep.js';
 import type { WorkerHealth } from './jobs/leased-worker.js';
 import { throttledReport } from './jobs/throttled-report.js';
 import type { Services } from './services.js';
@@ -28,6 +29,10 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
     services.retention.runOnce().catch(report);
   }, RETENTION_EVERY_MS);
   stops.push(async () => clearInterval(retention));
+
+  // The embedded database has no autovacuum: statistics and free space are kept up here.
+  const upkeep = startEmbeddedUpkeep(services.db, { onError: throttledReport('embedded database upkeep') });
+  stops.push(() => upkeep.stop());
 
   // Webhook endpoints failing longer than CLEAVER_WEBHOOK_DISABLE_AFTER_HOURS are disabled.
   const reportHealth = throttledReport('webhook health');
