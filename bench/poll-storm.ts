@@ -185,7 +185,9 @@ try {
     cpuMs: number;
   }>) {
     const answered = (r.statuses['204'] ?? 0) + (r.statuses['200'] ?? 0);
-    const errors = r.sent - answered + r.missed;
+    // Failed answers (anything but 200/204, or none) are errors; polls the generator could not
+    // send on schedule (512 already in flight) are counted apart: the service fell behind.
+    const errors = r.sent - answered;
     console.log(
       `${r.name}, ${fmt(r.keys)} distinct keys: ${fmt(r.completedPerSec)} polls/s answered; latency from the scheduled time p50 ${fmt(r.p50, 1)} ms, ` +
         `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max)} ms; answers ${JSON.stringify(r.statuses)}; not sent on time ${r.missed}; ` +
@@ -194,10 +196,10 @@ try {
     reportRow({
       workload: `poll storm, ${r.name}: ${fmt(KEYS)} keys, 2 API processes, PostgreSQL + Redis`,
       baseline: `target ${fmt(RATE)} polls/s`,
-      now: `${fmt(r.completedPerSec)}/s, p99 ${fmt(r.p99)} ms, ${fmt((r.cpuMs / Math.max(1, answered)) * 1000)} µs CPU/poll, ${errors} errors`,
+      now: `${fmt(r.completedPerSec)}/s, p99 ${fmt(r.p99)} ms, ${fmt((r.cpuMs / Math.max(1, answered)) * 1000)} µs CPU/poll, ${errors} errors, ${r.missed} not sent on time`,
       ratio: `${fmt(r.completedPerSec / RATE, 2)}× target`,
       goal: `${fmt(RATE)} polls/s sustained, 0 errors`,
-      met: r.completedPerSec >= RATE * 0.98 && errors === 0,
+      met: r.completedPerSec >= RATE * 0.98 && errors === 0 && r.missed === 0,
     });
   }
 } finally {

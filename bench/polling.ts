@@ -65,10 +65,14 @@ async function load(url: string, headers: Record<string, string>, seconds = DURA
 async function startTarget(dbUrl: string): Promise<{ info: Target; child: ChildProcess }> {
   // BENCH_TARGET_PROF=dir: a CPU profile of the server process (node --cpu-prof) for where the time goes.
   const prof = process.env.BENCH_TARGET_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_TARGET_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', new URL('./polling-target.ts', import.meta.url).pathname], {
-    env: { ...process.env, BENCH_DB_URL: dbUrl },
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...prof, '--import', 'tsx', new URL('./polling-target.ts', import.meta.url).pathname],
+    {
+      env: { ...process.env, BENCH_DB_URL: dbUrl },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const info = await new Promise<Target>((resolve, reject) => {
     let buffer = '';
     child.stdout?.on('data', (chunk) => {

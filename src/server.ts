@@ -2,11 +2,12 @@ import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp, buildHealthApp } from './app.js';
-import { type Config, loadConfig, STARTUP_EXIT, StartupError } from './config.js';
+import { type Config, ConfigError, loadConfig, STARTUP_EXIT, StartupError } from './config.js';
 import { migrate, migrationStatus } from './db/migrate.js';
 import { type OpenedDatabase, openDatabase, waitForDatabase } from './db/open-database.js';
 import { systemClock } from './lib/clock.js';
 import { createShutdownState } from './lifecycle/shutdown-state.js';
+import { timingEnvProblem } from './modules/homologation/index.js';
 import { warmUpSchemas } from './plugins/lazy-schemas.js';
 import { createServices } from './services.js';
 import { startWorkers } from './workers.js';
@@ -99,6 +100,9 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 /** config → database → migrate → app and workers → listen (architecture.md#process-model). */
 export async function startServer(config: Config = loadConfig()): Promise<RunningServer> {
+  // A mistyped homologation timing (sandbox only) would otherwise be ignored at each run's start.
+  const timingProblem = config.env === 'sandbox' ? timingEnvProblem(process.env) : null;
+  if (timingProblem) throw new ConfigError(timingProblem);
   // D31: losing the database is logged (at most every 10 s), never fatal: pools reconnect,
   // workers back off, requests get 503 with Retry-After meanwhile.
   await checkPortFree(config);

@@ -135,6 +135,19 @@ describe('cleaver serve: startup errors in one line', { timeout: 120_000 }, () =
     [{ DATABASE_URL: 'mysql://db/x' }, 'DATABASE_URL must use postgres: or postgresql:, got "mysql:"'],
     [{ CLEAVER_ADMIN_TOKEN: 'short' }, 'CLEAVER_ADMIN_TOKEN must be at least 32 characters long'],
     [{ CLEAVER_ROLE: 'boss' }, 'CLEAVER_ROLE must be all, api or worker, got "boss"'],
+    [
+      { CLEAVER_HOMOLOGATION_DURATION_MS: '5min' },
+      'CLEAVER_HOMOLOGATION_DURATION_MS must be a whole number from 1 to 600000, got "5min"',
+    ],
+    [
+      { CLEAVER_HOMOLOGATION_DURATON_MS: '60000' },
+      'CLEAVER_HOMOLOGATION_DURATON_MS is not a homologation timing (known: CLEAVER_HOMOLOGATION_DURATION_MS, ' +
+        'CLEAVER_HOMOLOGATION_WAIT_FOR_POS_MS, CLEAVER_HOMOLOGATION_SCENARIO_SPACING_MS, ' +
+        'CLEAVER_HOMOLOGATION_CONFIRM_DEADLINE_MS, CLEAVER_HOMOLOGATION_CANCELLATION_DEADLINE_MS, ' +
+        'CLEAVER_HOMOLOGATION_POLL_MIN_INTERVAL_MS, CLEAVER_HOMOLOGATION_POLL_MAX_INTERVAL_MS, ' +
+        'CLEAVER_HOMOLOGATION_POLL_BURST_WINDOW_MS, CLEAVER_HOMOLOGATION_POLL_BURST_MAX, ' +
+        'CLEAVER_HOMOLOGATION_RETRY_AFTER_SEC, CLEAVER_HOMOLOGATION_INJECTION_GAP_MS)',
+    ],
   ])('a bad environment value %j: 78 and one line naming it', async (env, message) => {
     const r = await runCli(['serve'], { ...ANY_PORT, CLEAVER_DATA_DIR: tempDir(), ...env });
     expect(r.code).toBe(78);

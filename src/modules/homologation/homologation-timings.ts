@@ -56,6 +56,23 @@ export const TimingOverrides = Type.Object(
 
 const envName = (name: string) => `CLEAVER_HOMOLOGATION_${name.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`;
 
+/**
+ * What is wrong with the CLEAVER_HOMOLOGATION_* variables of `env`, if anything: a name that is
+ * no timing, or a value that is not a whole number from 1 to 600,000. Said when the service
+ * starts (services.ts), since a run would otherwise quietly use the default instead.
+ */
+export function timingEnvProblem(env: Record<string, string | undefined>): string | null {
+  const known = NAMES.map(envName);
+  for (const [key, raw] of Object.entries(env)) {
+    if (!key.startsWith('CLEAVER_HOMOLOGATION_') || raw === undefined) continue;
+    if (!known.includes(key)) return `${key} is not a homologation timing (known: ${known.join(', ')})`;
+    if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_DURATION_MS) {
+      return `${key} must be a whole number from 1 to ${MAX_DURATION_MS}, got "${raw}"`;
+    }
+  }
+  return null;
+}
+
 /** Defaults, then the environment (CLEAVER_HOMOLOGATION_DURATION_MS…), then the body. */
 export function resolveTimings(
   overrides: Partial<Timings> | undefined,

@@ -9,6 +9,6 @@ export {
   RUN_SCENARIOS,
   type RunReport,
 } from './homologation-service.js';
-export { DEFAULT_TIMINGS, type Timings } from './homologation-timings.js';
+export { DEFAULT_TIMINGS, type Timings, timingEnvProblem } from './homologation-timings.js';
 export { createObserver, type Observer } from './observer.js';
 export { canonicalJson, createReportSigner, verifyReport } from './report-signing.js';
