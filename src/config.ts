@@ -46,6 +46,11 @@ export interface Config {
   listenMaxWaitSec: number;
   /** An endpoint failing longer than this is disabled until re-registered (0: never). */
   webhookDisableAfterHours: number;
+  /**
+   * The CLEAVER_HOMOLOGATION_* variables as given (sandbox homologation timings): their names and
+   * values belong to the homologation module, which checks them at start (homologation-timings.ts).
+   */
+  homologationTimingEnv: Record<string, string>;
   /** How long a worker holds a catalog sync between heartbeats; a crashed one's is retaken after this. */
   catalogLeaseSec: number;
   /** D31: how long a stopping process keeps serving (readiness already 503) before it stops accepting. */
@@ -274,6 +279,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookTimeoutMs: 15_000,
     listenMaxWaitSec: 25,
     webhookDisableAfterHours: readInt(env, 'CLEAVER_WEBHOOK_DISABLE_AFTER_HOURS', 72, 0, 24 * 365),
+    homologationTimingEnv: Object.fromEntries(
+      Object.entries(env).filter(
+        (e): e is [string, string] => e[0].startsWith('CLEAVER_HOMOLOGATION_') && e[1] !== undefined,
+      ),
+    ),
     catalogLeaseSec: readInt(env, 'CLEAVER_CATALOG_LEASE_SEC', 8, 2, 3600),
     shutdownDrainMs: readInt(env, 'CLEAVER_SHUTDOWN_DRAIN_MS', 5_000, 0, 120_000),
     shutdownTimeoutMs: readInt(env, 'CLEAVER_SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),

@@ -101,7 +101,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** config → database → migrate → app and workers → listen (architecture.md#process-model). */
 export async function startServer(config: Config = loadConfig()): Promise<RunningServer> {
   // A mistyped homologation timing (sandbox only) would otherwise be ignored at each run's start.
-  const timingProblem = config.env === 'sandbox' ? timingEnvProblem(process.env) : null;
+  const timingProblem = config.env === 'sandbox' ? timingEnvProblem(config.homologationTimingEnv) : null;
   if (timingProblem) throw new ConfigError(timingProblem);
   // D31: losing the database is logged (at most every 10 s), never fatal: pools reconnect,
   // workers back off, requests get 503 with Retry-After meanwhile.

@@ -138,6 +138,7 @@ export function createServices(deps: CoreDeps) {
       events,
       webhooks,
       onError: throttledReport('homologation'),
+      env: config.homologationTimingEnv,
     });
   }
   return {

@@ -3,6 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, parseRetrySchedule, SANDBOX_APP_ID } from '../../src/config.js';
+import {
+  DEFAULT_TIMINGS,
+  resolveTimings,
+  timingEnvProblem,
+} from '../../src/modules/homologation/homologation-timings.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -102,6 +107,30 @@ describe('loadConfig', () => {
         CLEAVER_SECRET_KEY: 'b'.repeat(40),
       }),
     ).toThrow('CLEAVER_APP_ID is required when CLEAVER_ENV=production');
+  });
+
+  it('hands the CLEAVER_HOMOLOGATION_* variables to the homologation module, which checks them', () => {
+    const config = loadConfig({
+      CLEAVER_DATA_DIR: tempDir(),
+      CLEAVER_HOMOLOGATION_DURATION_MS: '90000',
+      CLEAVER_HOMOLOGATION_RETRY_AFTER_SEC: '5',
+      CLEAVER_WEBHOOK_LEASE_SEC: '30',
+    });
+    expect(config.homologationTimingEnv).toEqual({
+      CLEAVER_HOMOLOGATION_DURATION_MS: '90000',
+      CLEAVER_HOMOLOGATION_RETRY_AFTER_SEC: '5',
+    });
+    expect(timingEnvProblem(config.homologationTimingEnv)).toBeNull();
+    expect(resolveTimings(undefined, config.homologationTimingEnv)).toEqual({
+      ...DEFAULT_TIMINGS,
+      durationMs: 90_000,
+      retryAfterSec: 5,
+    });
+    // Nothing from the process's own environment unless it comes through the configuration.
+    expect(resolveTimings(undefined)).toEqual(DEFAULT_TIMINGS);
+    expect(timingEnvProblem({ CLEAVER_HOMOLOGATION_DURATION_MS: '600001' })).toBe(
+      'CLEAVER_HOMOLOGATION_DURATION_MS must be a whole number from 1 to 600000, got "600001"',
+    );
   });
 
   it('parses fractional retry schedules (compressed schedules in tests)', () => {

@@ -76,7 +76,7 @@ export function timingEnvProblem(env: Record<string, string | undefined>): strin
 /** Defaults, then the environment (CLEAVER_HOMOLOGATION_DURATION_MS…), then the body. */
 export function resolveTimings(
   overrides: Partial<Timings> | undefined,
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = {},
 ): Timings {
   const timings = { ...DEFAULT_TIMINGS };
   for (const name of NAMES) {
