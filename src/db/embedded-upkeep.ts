@@ -3,7 +3,7 @@
 // planner's statistics or reclaims the space of deleted and updated rows (and its per-table
 // activity counters are not kept, so there is no threshold to watch either). Left alone, an
 // embedded service plans with the row counts of its first minutes for the rest of its life (a
-// webhook backlog made each claim read the whole backlog; docs/benchmarks.md, "Webhooks"), and
+// webhook backlog made each claim read the whole backlog; docs/adr/0007-embedded-database-upkeep.md), and
 // the rows retention deletes never free their pages.
 //
 // One table at a time, `VACUUM (ANALYZE)`, with a pause between tables: the single session is

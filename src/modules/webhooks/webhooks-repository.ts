@@ -136,7 +136,7 @@ export async function claimDueDeliveries(
   // say few rows are PENDING, and the planner then chose to fetch every due row, test each one
   // against its order's earlier deliveries and sort them all: one claim cost the whole backlog
   // (37 ms at 10,000 pending on PGlite, 14 ms on PostgreSQL, against 1.5 / 0.4 ms walking the
-  // index; docs/benchmarks.md, "Webhooks"). Sorting and bitmap scans are off for this
+  // index; docs/adr/0007-embedded-database-upkeep.md). Sorting and bitmap scans are off for this
   // statement's transaction only, so the plan no longer depends on how fresh the statistics are.
   return db.transaction(async (tx) => {
     await tx.exec('SET LOCAL enable_sort = off; SET LOCAL enable_bitmapscan = off');
