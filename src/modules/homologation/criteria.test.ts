@@ -41,6 +41,37 @@ describe('grade', () => {
     expect(c.evidence.join('\n')).toContain('the same token again after its 401');
   });
 
+  it('token-reuse allows requests already in flight with the old token, then a new one', () => {
+    const c = result(
+      grade(
+        base([
+          req(0, 'GET', '/v1/events:polling', { status: 401, injected: 401 }),
+          req(300, 'GET', `/v1/orders/${ORDER}`),
+          req(900, 'POST', '/oauth/token', { jti: 'token-b' }),
+          req(1_200, 'GET', '/v1/events:polling', { jti: 'token-b' }),
+        ]),
+      ),
+      'token-reuse',
+    );
+    expect(c.result).toBe('pass');
+    expect(c.evidence.join('\n')).toContain('a new token');
+  });
+
+  it('token-reuse fails when the old token comes back after the new one was in use', () => {
+    const c = result(
+      grade(
+        base([
+          req(0, 'GET', '/v1/events:polling', { status: 401, injected: 401 }),
+          req(500, 'GET', '/v1/events:polling', { jti: 'token-b' }),
+          req(700, 'GET', `/v1/orders/${ORDER}`),
+        ]),
+      ),
+      'token-reuse',
+    );
+    expect(c.result).toBe('fail');
+    expect(c.evidence.join('\n')).toContain('the same token again after its 401');
+  });
+
   it('catalog-no-resend-loop fails on a second upload after the FAIL, and is required only when triggered', () => {
     const uploads = [1_000, 3_000, 5_000].map((at) => req(at, 'PUT', '/v1/merchantUpdate', { status: 202 }));
     const looped = result(grade(base(uploads, { catalogFailedAt: T0 + 1_500 })), 'catalog-no-resend-loop');
