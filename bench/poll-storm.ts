@@ -17,7 +17,7 @@
 // Run: node --import tsx bench/poll-storm.ts
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
@@ -26,7 +26,7 @@ import { migrate } from '../src/db/migrate.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { deriveKey } from '../src/lib/crypto.js';
 import { AUDIENCE, ISSUER, TOKEN_LIFETIME_SEC } from '../src/modules/auth/auth-service.js';
-import { fmt, machine, reportRow } from './support/measure.js';
+import { fmt, machine, processCpuMs, reportRow } from './support/measure.js';
 
 const KEYS = Number(process.env.BENCH_STORM_KEYS ?? 100_000);
 const RATE = Number(process.env.BENCH_STORM_RATE ?? 3_300);
@@ -35,14 +35,8 @@ const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 const SECRET = 'bench-secret-key-0123456789abcdefghijklmnopqrstu';
 const base =
   process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const TICKS = 100; // /proc clock ticks per second (USER_HZ)
 
 if (!existsSync('dist/cli.js')) execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
-
-const cpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS; // utime, stime
-};
 
 /** The first match in a child's output; what it writes after that is discarded. */
 function lineFrom(child: ChildProcess, match: RegExp): Promise<RegExpExecArray> {
@@ -148,7 +142,7 @@ try {
   );
   children.push(load);
   const pids = servers.map((s) => s.child.pid as number);
-  const cpuAt = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const cpuAt = () => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
   let cpuMark = cpuAt();
   const results: Array<Record<string, unknown> & { cpuMs: number }> = [];
   await new Promise<void>((resolve, reject) => {

@@ -8,7 +8,8 @@
 // scratch database is created and dropped.
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -23,18 +24,18 @@ import { newId } from '../src/lib/ids.js';
 import type { RecordedEvent } from '../src/modules/events/event-contract.js';
 import { signWebhook } from '../src/modules/webhooks/index.js';
 import { createServices } from '../src/services.js';
-import { reportRow } from './support/measure.js';
+import { cpuMeter, fmt, postgresPids, reportRow } from './support/measure.js';
 
 const THROUGHPUT_N = Number(process.env.BENCH_WEBHOOK_N ?? 5000);
 const RATE = 100; // events per second, latency phase
 const LATENCY_SEC = Number(process.env.BENCH_WEBHOOK_LATENCY_SEC ?? 10);
 const CONCURRENCY = 256; // the worker's default maxInFlight
 const now = () => performance.timeOrigin + performance.now();
-const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 interface Receiver {
   url: string;
+  pid: number;
   arrivals: Map<string, number>;
   waitForAll(ids: string[], timeoutMs: number): Promise<void>;
   close(): void;
@@ -59,11 +60,16 @@ async function startReceiver(): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     arrivals,
+    pid: child.pid as number,
     waitForAll(ids, timeoutMs) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`receiver: timed out (${arrivals.size} arrived)`)), timeoutMs);
+        // Checked from where the last check stopped: a scan of every id per IPC message would
+        // cost this process (the worker's) time the deliveries are measured on.
+        let checked = 0;
         onArrival = () => {
-          if (ids.every((id) => arrivals.has(id))) {
+          while (checked < ids.length && arrivals.has(ids[checked] as string)) checked++;
+          if (checked === ids.length) {
             clearTimeout(timer);
             resolve();
           }
@@ -95,11 +101,58 @@ function makeEvent(merchantId: string, orderId: string): RecordedEvent {
   };
 }
 
+/**
+ * BENCH_WEBHOOK_PROF=dir: a CPU profile of this process during the drain only (the worker runs
+ * here), written as dir/webhooks-<db>.cpuprofile for where the time per delivery goes.
+ */
+async function startProfile() {
+  const dir = process.env.BENCH_WEBHOOK_PROF;
+  if (!dir) return undefined;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop(kind: string) {
+      const { profile } = await session.post('Profiler.stop');
+      writeFileSync(join(dir, `webhooks-${kind}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
+/** CPU per message in µs: this process (sender or worker), the receiver, and PostgreSQL's processes. */
+interface CpuSplit {
+  self: number;
+  receiver: number;
+  postgres: number;
+}
+
+function startCpuMeter(receiver: Receiver, withPostgres: boolean): (n: number) => CpuSplit {
+  const self = process.cpuUsage();
+  const receiverCpu = cpuMeter(() => [receiver.pid]);
+  const postgresCpu = cpuMeter(() => (withPostgres ? postgresPids() : []));
+  return (n) => {
+    const used = process.cpuUsage(self);
+    return {
+      self: (used.user + used.system) / n,
+      receiver: (receiverCpu() * 1000) / n,
+      postgres: (postgresCpu() * 1000) / n,
+    };
+  };
+}
+
+const cpuText = (c: CpuSplit, self: string) =>
+  `CPU per message ${fmt(c.self)} µs ${self} + ${fmt(c.receiver)} µs receiver` +
+  (c.postgres > 0 ? ` + ${fmt(c.postgres)} µs PostgreSQL` : '');
+
 /** Baseline: signed POSTs of the same size straight from undici, CONCURRENCY at a time. */
-async function baselinePosts(url: string, n: number): Promise<number> {
+async function baselinePosts(receiver: Receiver, n: number): Promise<{ rate: number; cpu: CpuSplit }> {
+  const { url } = receiver;
   const agent = new Agent({ connections: 32 });
   const body = JSON.stringify(makeEvent(newId(), newId()).record);
   let next = 0;
+  const meter = startCpuMeter(receiver, false);
   const started = now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -119,8 +172,9 @@ async function baselinePosts(url: string, n: number): Promise<number> {
     }),
   );
   const rate = n / ((now() - started) / 1000);
+  const cpu = meter(n);
   await agent.close();
-  return rate;
+  return { rate, cpu };
 }
 
 async function openBenchDb(kind: 'postgres' | 'pglite'): Promise<{ db: Db; close(): Promise<void> }> {
@@ -179,13 +233,18 @@ async function run(kind: 'postgres' | 'pglite', receiver: Receiver, baseline: nu
       for (const e of events.slice(i, i + 200)) await webhooks.enqueueForEvent(tx, e);
     });
   }
+  const profiler = await startProfile();
+  const meter = startCpuMeter(receiver, kind === 'postgres');
   const started = now();
   await webhooks.start();
   await receiver.waitForAll(
     events.map((e) => e.occurrenceId),
     300_000,
   );
-  const throughput = THROUGHPUT_N / ((now() - started) / 1000);
+  const elapsedMs = now() - started;
+  const throughput = THROUGHPUT_N / (elapsedMs / 1000);
+  const cpu = meter(THROUGHPUT_N);
+  await profiler?.stop(kind);
 
   // 2. latency at a steady RATE: commit → first arrival.
   const committed = new Map<string, number>();
@@ -214,6 +273,7 @@ async function run(kind: 'postgres' | 'pglite', receiver: Receiver, baseline: nu
     throughput,
     ratio: throughput / baseline,
     achievedRate,
+    cpu,
     p50: pct(latencies, 50),
     p99: pct(latencies, 99),
     max: latencies[latencies.length - 1],
@@ -228,12 +288,14 @@ async function main() {
   const receiver = await startReceiver();
   // Warm-up, not counted: the first baseline otherwise runs on cold JIT and a cold receiver,
   // which made it 1.5–2× slower than the same baseline a minute later in the same run.
-  await baselinePosts(receiver.url, THROUGHPUT_N);
+  await baselinePosts(receiver, THROUGHPUT_N);
   const kinds = (process.env.BENCH_DB ?? 'postgres,pglite').split(',') as Array<'postgres' | 'pglite'>;
   for (const kind of kinds) {
     // The baseline right before each run, so both see the same machine load.
-    const baseline = await baselinePosts(receiver.url, THROUGHPUT_N);
-    console.log(`baseline: plain signed undici POSTs, ${CONCURRENCY} in flight: ${fmt(baseline)} req/s`);
+    const { rate: baseline, cpu } = await baselinePosts(receiver, THROUGHPUT_N);
+    console.log(
+      `baseline: plain signed undici POSTs, ${CONCURRENCY} in flight: ${fmt(baseline)} req/s; ${cpuText(cpu, 'sender')}`,
+    );
     const r = await run(kind, receiver, baseline);
     const goal = kind === 'postgres' ? 0.85 : 0.3;
     reportRow({
@@ -245,7 +307,8 @@ async function main() {
       met: r.ratio >= goal,
     });
     console.log(
-      `${kind}: ${fmt(r.throughput)} deliveries/s (${fmt(r.ratio, 2)} × baseline) for ${THROUGHPUT_N}; ` +
+      `${kind}: ${fmt(r.throughput)} deliveries/s (${fmt(r.ratio, 2)} × baseline) for ${THROUGHPUT_N}, ` +
+        `${cpuText(r.cpu, kind === 'postgres' ? 'worker' : 'worker and PGlite')}; ` +
         `at ${fmt(r.achievedRate, 1)} events/s commit → first attempt p50 ${fmt(r.p50, 1)} ms, ` +
         `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max, 1)} ms; rows: ${r.states}`,
     );

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
 
@@ -79,4 +80,47 @@ export const ROW_PREFIX = 'ROW ';
 
 export function reportRow(row: TableRow): void {
   process.stdout.write(`${ROW_PREFIX}${JSON.stringify(row)}\n`);
+}
+
+const TICKS = 100; // /proc clock ticks per second (USER_HZ)
+
+/** User + system CPU time a process has used so far, in ms (Linux /proc; 10 ms resolution). */
+export function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS; // utime, stime
+}
+
+/** Every process of the local PostgreSQL server (backends and its background processes). */
+export function postgresPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+    } catch {
+      // the process ended while the list was read
+    }
+  }
+  return pids;
+}
+
+/** CPU used by a set of processes over a span, in ms; processes that end are counted up to then. */
+export function cpuMeter(pids: () => number[]) {
+  const seen = new Map<number, number>();
+  const read = (pid: number) => {
+    try {
+      return processCpuMs(pid);
+    } catch {
+      return undefined;
+    }
+  };
+  for (const pid of pids()) seen.set(pid, read(pid) ?? 0);
+  return () => {
+    let total = 0;
+    for (const pid of new Set([...seen.keys(), ...pids()])) {
+      const now = read(pid);
+      if (now !== undefined) total += now - (seen.get(pid) ?? 0);
+    }
+    return total;
+  };
 }

@@ -36,6 +36,8 @@ export interface LeasedWorkerOptions {
   heartbeatMs?: number;
   /** Longest sleep without a notification. */
   safetyPollMs?: number;
+  /** While jobs run, how often the queue's next due time is asked at most (default 250 ms). */
+  busyRecheckMs?: number;
   /** First and largest wait after the database failed. */
   backoffMs?: { min: number; max: number };
   onError?: (error: unknown, context: { queue: string; phase: 'claim' | 'handle' | 'heartbeat' }) => void;
@@ -60,6 +62,7 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
   // has every slot free, so a single new job is still claimed at once (latency unchanged).
   const refillAt = Math.max(1, Math.floor(batchSize / 2));
   const safetyPollMs = options.safetyPollMs ?? 30_000;
+  const busyRecheckMs = options.busyRecheckMs ?? 250;
   const backoff = options.backoffMs ?? { min: 250, max: 5_000 };
   const report = (error: unknown, phase: 'claim' | 'handle' | 'heartbeat') =>
     options.onError?.(error, { queue: queue.name, phase });
@@ -70,6 +73,9 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
   let wakeScheduled = false;
   let failures = 0;
   let timer: NodeJS.Timeout | undefined;
+  // The queue's next due time as last asked (performance.now() clock), for untilNextDue.
+  let dueAskedAt = Number.NEGATIVE_INFINITY;
+  let dueInAt: number | null = null;
   let heartbeatTimer: NodeJS.Timeout | undefined;
   let unlisten: (() => Promise<void>) | undefined;
   const active = new Map<Promise<void>, Job>();
@@ -146,13 +152,7 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
         }
       } while (pumpAgain && running);
       // Busy (fewer than refillAt slots free): every finishing job wakes the pump, so no timer.
-      if (running && concurrency - active.size >= refillAt) {
-        const due = queue.nextWakeAt ? await queue.nextWakeAt() : null;
-        const wait = due ? due.getTime() - options.now().getTime() : safetyPollMs;
-        // A job due now that the claim did not get is held by another worker's claim for a
-        // moment: look again shortly rather than spin.
-        nextInMs = Math.min(Math.max(wait, 5), safetyPollMs);
-      }
+      if (running && concurrency - active.size >= refillAt) nextInMs = await untilNextDue();
     } catch (error) {
       noteFailure(error);
       report(error, 'claim');
@@ -169,6 +169,32 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
       return;
     }
     if (nextInMs !== undefined) schedule(nextInMs);
+  }
+
+  /**
+   * How long to sleep when the claim found nothing more to run. With jobs in flight, the queue's
+   * next due time is asked at most once per `busyRecheckMs`: each finishing job wakes the pump and
+   * an empty claim follows, and asking every time cost more than the claims (the webhook queue's
+   * next-due query reads every pending row: 158 of them in a 20,000-delivery drain, a quarter of
+   * PostgreSQL's time; docs/benchmarks.md "Webhooks"). Meanwhile the timer still fires by the end
+   * of that window, so a time that came closer (a retry written by a finished job) waits no longer.
+   */
+  async function untilNextDue(): Promise<number> {
+    const ask = active.size === 0 || performance.now() - dueAskedAt >= busyRecheckMs;
+    if (ask) {
+      const due = queue.nextWakeAt ? await queue.nextWakeAt() : null;
+      dueAskedAt = performance.now();
+      dueInAt = due ? dueAskedAt + (due.getTime() - options.now().getTime()) : null;
+    }
+    const now = performance.now();
+    let wait = dueInAt === null ? safetyPollMs : dueInAt - now;
+    // A remembered time that has passed was claimed already (the claim just ran): only the end
+    // of the window is left to wait for.
+    if (!ask && wait <= 0) wait = safetyPollMs;
+    const recheck = active.size > 0 ? dueAskedAt + busyRecheckMs - now : safetyPollMs;
+    // A job due now that the claim did not get is held by another worker's claim for a moment:
+    // look again shortly rather than spin.
+    return Math.min(Math.max(Math.min(wait, recheck), 5), safetyPollMs);
   }
 
   async function beat(): Promise<void> {

@@ -106,6 +106,36 @@ describe('ordering (D11)', () => {
     ]);
   });
 });
+describe('the next due time (the worker timer)', () => {
+  it('is the earliest first-in-line delivery: a later one of an order that waits does not count, nor do finished ones', async () => {
+    const clock = manualClock(new Date());
+    const { t, merchant } = await setup({ clock, env: { CLEAVER_WEBHOOK_LEASE_SEC: '30' } });
+    const db = t.database.db;
+    expect(await repo.nextDueAt(db, clock.now())).toBeNull();
+    const orderId = newId();
+    await record(t, [
+      buildEvent({ merchantId: merchant.merchantId, orderId, eventType: 'CREATED' }),
+      buildEvent({ merchantId: merchant.merchantId, orderId, eventType: 'CONFIRMED' }),
+    ]);
+    // The first is leased (due again when its lease ends); the second, due now, waits behind it.
+    const [first] = await repo.claimDueDeliveries(db, {
+      now: clock.now(),
+      limit: 1,
+      leaseToken: newId(),
+      leaseUntil: new Date(clock.now().getTime() + 30_000),
+    });
+    expect(first?.event_type).toBe('CREATED');
+    expect((await repo.nextDueAt(db, clock.now()))?.getTime()).toBe(clock.now().getTime() + 30_000);
+    // Another order's delivery, due now, is first in line: it is the next due time.
+    await record(t, [buildEvent({ merchantId: merchant.merchantId })]);
+    expect((await repo.nextDueAt(db, clock.now()))?.getTime()).toBe(clock.now().getTime());
+    // Once everything is delivered, nothing is due.
+    clock.advance(30_001);
+    await t.services.webhooks.drain();
+    expect(await repo.nextDueAt(db, clock.now())).toBeNull();
+  });
+});
+
 describe('crash safety', () => {
   it('a delivery whose worker died mid-attempt is tried again once the lease runs out', async () => {
     const clock = manualClock(new Date());
