@@ -174,27 +174,30 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
   /**
    * How long to sleep when the claim found nothing more to run. With jobs in flight, the queue's
    * next due time is asked at most once per `busyRecheckMs`: each finishing job wakes the pump and
-   * an empty claim follows, and asking every time cost more than the claims (the webhook queue's
-   * next-due query reads every pending row: 158 of them in a 20,000-delivery drain, a quarter of
-   * PostgreSQL's time; docs/benchmarks.md "Webhooks"). Meanwhile the timer still fires by the end
-   * of that window, so a time that came closer (a retry written by a finished job) waits no longer.
+   * an empty claim follows, and asking every time cost more than the claims (158 webhook next-due
+   * reads in a 20,000-delivery drain, a quarter of PostgreSQL's time; docs/benchmarks.md, third
+   * session). Meanwhile the timer still fires by the end of that window, so a time that came
+   * closer (a retry written by a finished job) waits no longer.
    */
   async function untilNextDue(): Promise<number> {
-    const ask = active.size === 0 || performance.now() - dueAskedAt >= busyRecheckMs;
-    if (ask) {
-      const due = queue.nextWakeAt ? await queue.nextWakeAt() : null;
+    if (!queue.nextWakeAt) return safetyPollMs;
+    const fresh = active.size === 0 || performance.now() - dueAskedAt >= busyRecheckMs;
+    if (fresh) {
+      const due = await queue.nextWakeAt();
       dueAskedAt = performance.now();
       dueInAt = due ? dueAskedAt + (due.getTime() - options.now().getTime()) : null;
     }
     const now = performance.now();
     let wait = dueInAt === null ? safetyPollMs : dueInAt - now;
-    // A remembered time that has passed was claimed already (the claim just ran): only the end
-    // of the window is left to wait for.
-    if (!ask && wait <= 0) wait = safetyPollMs;
-    const recheck = active.size > 0 ? dueAskedAt + busyRecheckMs - now : safetyPollMs;
+    if (!fresh) {
+      // The remembered answer: a time that has passed was claimed already (the claim just ran),
+      // and one that came closer since is seen by asking again when the window ends.
+      if (wait <= 0) wait = safetyPollMs;
+      wait = Math.min(wait, dueAskedAt + busyRecheckMs - now);
+    }
     // A job due now that the claim did not get is held by another worker's claim for a moment:
     // look again shortly rather than spin.
-    return Math.min(Math.max(Math.min(wait, recheck), 5), safetyPollMs);
+    return Math.min(Math.max(wait, 5), safetyPollMs);
   }
 
   async function beat(): Promise<void> {

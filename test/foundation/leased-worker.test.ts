@@ -104,6 +104,15 @@ describe('leased worker: when it asks for the next due time', () => {
     q.release();
   });
 
+  it('busy with one long job and nothing else due, it asks once and sleeps (no polling every window)', async () => {
+    const q = memoryQueue([{ id: 'long', dueAt: Date.now(), runMs: Number.POSITIVE_INFINITY }]);
+    await startWorker(q.queue, 50);
+    await waitUntil(() => q.ran.has('long'), 5_000);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(q.wakeQuestions()).toBe(1);
+    q.release();
+  });
+
   it('busy, many finishing jobs do not make it ask each time', async () => {
     const start = Date.now();
     // One job that runs throughout, and 200 short ones due over ~1 s: each finish wakes the pump.
