@@ -12,6 +12,8 @@ import { choice, oneOf, pager } from './widgets.js';
 const STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
 /** Deliveries per page: each is a card with its attempts. */
 const PAGE = 25;
+/** Per-status counts on the page stop here: an exact count of millions of rows per view would read them all. */
+const COUNT_CAP = 10_000;
 
 /** FAILED, then PENDING that already failed an attempt (retrying), then PENDING, then DELIVERED. */
 export function deliveryRank(d: DeliveryView): number {
@@ -63,11 +65,10 @@ export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
     const merchantId = q.merchantId || undefined;
     if (merchantId && !isUuid(merchantId)) throw badRequest('merchantId must be a uuid');
     const status = oneOf('status', q.status, STATUSES);
-    const { items: found, next } = await webhooks.listMerchantDeliveries(merchantId, {
-      status,
-      cursor: q.cursor || undefined,
-      limit: PAGE,
-    });
+    const [{ items: found, next }, ...counts] = await Promise.all([
+      webhooks.listMerchantDeliveries(merchantId, { status, cursor: q.cursor || undefined, limit: PAGE }),
+      ...STATUSES.map((s) => webhooks.countDeliveries(merchantId, s, COUNT_CAP)),
+    ]);
     const names = await merchants.merchantNames([
       ...found.map((d) => d.merchantId),
       ...(merchantId ? [merchantId] : []),
@@ -80,9 +81,16 @@ export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
   ${choice('w-status', 'status', 'Status', STATUSES, status)}
   <button type="submit">Filter</button>
 </form>`;
-    const summary = html`<p>${merchantId ? html`Deliveries of <a href="${path`/console/merchants/${merchantId}`}">${names.get(merchantId) ?? merchantId}</a>, newest first ·` : 'Newest first ·'}
-  <a href="/console/webhooks${query({ merchantId, status: 'FAILED' })}">failed only</a> ·
-  <a href="/console/webhooks${query({ merchantId, status: 'PENDING' })}">pending only</a></p>`;
+    // Each status's count links to its filter; counts stop at COUNT_CAP (shown as "10,000+").
+    const tally = STATUSES.map((s, i) => {
+      const n = counts[i] ?? 0;
+      const text = `${n.toLocaleString('en-US')}${n >= COUNT_CAP ? '+' : ''} ${s.toLowerCase()}`;
+      return s === status
+        ? html`<strong>${text}</strong>`
+        : html`<a href="/console/webhooks${query({ merchantId, status: s })}">${text}</a>`;
+    });
+    const summary = html`<p>${merchantId ? html`Deliveries of <a href="${path`/console/merchants/${merchantId}`}">${names.get(merchantId) ?? merchantId}</a>, newest first:` : 'Newest first:'}
+  ${tally.map((t, i) => html`${i ? ' · ' : ''}${t}`)}${status ? html` · <a href="/console/webhooks${query({ merchantId })}">all</a>` : ''}</p>`;
     const list = found.length
       ? html`<ol class="plain">${found.map(
           (d) => html`<li class="panel delivery-card">

@@ -53,6 +53,16 @@ describe('webhooks', () => {
     expect(deliveredAt).toBeGreaterThan(failedAt);
     const failedOnly = await s.get(`/console/webhooks?merchantId=${me.merchantId}&status=FAILED`);
     expect(failedOnly.body.match(/<li class="panel delivery-card">/g)).toHaveLength(1);
+    // Each status's count, linking to its filter; the current filter's count is not a link.
+    expect(page.body).toContain(`<a href="/console/webhooks?status=PENDING">0 pending</a>`);
+    expect(page.body).toContain(`<a href="/console/webhooks?status=DELIVERED">1 delivered</a>`);
+    expect(page.body).toContain(`<a href="/console/webhooks?status=FAILED">1 failed</a>`);
+    expect(failedOnly.body).toContain('<strong>1 failed</strong>');
+    expect(failedOnly.body).toContain(`<a href="/console/webhooks?merchantId=${me.merchantId}">all</a>`);
+    const otherMerchant = await createMerchant(t.app);
+    const none = await s.get(`/console/webhooks?merchantId=${otherMerchant.merchantId}`);
+    expect(none.body).toContain('0 delivered</a>');
+    expect(none.body).toContain('No webhook deliveries match.');
     expect(page.body).toContain('<dd class="wrap">HTTP 503</dd>');
     expect(page.body).toContain('<code class="wrap">down</code>');
 

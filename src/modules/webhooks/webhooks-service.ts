@@ -151,7 +151,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
 
     /** Attempts per day in the operator's zone: success rate and latency (console charts). */
     attemptsByDay: (merchantId: string, since: Date, zone: string) => repo.attemptsByDay(db, merchantId, since, zone),
-    countDeliveries: (merchantId: string, status: repo.DeliveryStatus, cap: number) =>
+    countDeliveries: (merchantId: string | undefined, status: repo.DeliveryStatus, cap: number) =>
       repo.countDeliveries(db, merchantId, status, cap),
 
     /** An order's deliveries, oldest first, for the operator order timeline. */
