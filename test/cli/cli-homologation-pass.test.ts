@@ -2,33 +2,12 @@
 // examples/pos-integration runs against a real server (with its workers) while the POS developer's
 // command starts the run, follows it and prints the report; every required criterion passes, the report
 // says PASSED, and the command exits 0, which is what a CI job of a POS vendor checks.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReferencePos } from '../../examples/pos-integration/src/pos.js';
-import { createPosClient, type MerchantUpdateRequest } from '../../packages/pos-client/src/index.js';
+import { createPosClient } from '../../packages/pos-client/src/index.js';
 import { type RunningApp, startApp, startAppWorkers } from '../../packages/pos-client/test/support.js';
+import { REFERENCE_CATALOG, startReferencePos, TEST_TIMINGS } from '../homologation/reference-pos.js';
 import { ADMIN_TOKEN, createMerchant } from '../support/test-app.js';
 import { runCli } from './run-cli.js';
-
-const CATALOG = JSON.parse(
-  readFileSync(new URL('../../examples/pos-integration/catalog.json', import.meta.url), 'utf8'),
-) as MerchantUpdateRequest;
-// The short timings of test/homologation/homologation-run.test.ts, generous where a loaded
-// machine could make the reference POS late; the duration comes from --duration.
-const TIMINGS = {
-  waitForPosMs: 10_000,
-  scenarioSpacingMs: 300,
-  confirmDeadlineMs: 12_000,
-  cancellationDeadlineMs: 12_000,
-  pollMinIntervalMs: 100,
-  pollMaxIntervalMs: 3_000,
-  pollBurstWindowMs: 1_000,
-  pollBurstMax: 8,
-  retryAfterSec: 1,
-  injectionGapMs: 1_500,
-};
 
 describe('cleaver pos homologation run, passing', () => {
   let server: RunningApp;
@@ -50,7 +29,7 @@ describe('cleaver pos homologation run, passing', () => {
   }, async () => {
     const m = await createMerchant(server.app, 'Açougue Certificado CLI');
     const client = createPosClient({ baseUrl: server.url, clientId: m.merchantId, clientSecret: m.clientSecret });
-    await client.uploadCatalog(CATALOG, { wait: true, intervalMs: 100 });
+    await client.uploadCatalog(REFERENCE_CATALOG, { wait: true, intervalMs: 100 });
 
     // The courier's delivery code, which in real life the customer gives: read from the newest run
     // of the key (the command starts it; the operator API lists a key's runs newest first).
@@ -63,24 +42,25 @@ describe('cleaver pos homologation run, passing', () => {
       const [run] = r.json() as Array<{ orders: Array<{ orderId: string; deliveryCode: string }> }>;
       return run?.orders.find((o) => o.orderId === orderId.toLowerCase())?.deliveryCode;
     };
-    const reference = createReferencePos({
-      client: createPosClient({ baseUrl: server.url, clientId: m.merchantId, clientSecret: m.clientSecret }),
-      statePath: join(mkdtempSync(join(tmpdir(), 'cleaver-homolog-cli-')), 'state.json'),
-      catalog: CATALOG,
-      webhookURL: 'http://127.0.0.1:1',
-      pollIntervalMs: 250,
-      preparationMs: 500,
-      deliveryMs: 1_500,
-      kitchenTickMs: 100,
-      catalogPollMs: 100,
+    const reference = startReferencePos({
+      baseUrl: server.url,
+      clientId: m.merchantId,
+      clientSecret: m.clientSecret,
       deliveryCodeOf,
-      log: () => {},
     });
-    const controller = new AbortController();
-    const referenceDone = reference.run(controller.signal).catch(() => {});
     try {
       const r = await runCli(
-        ['pos', 'homologation', 'run', '--duration', '24', '--interval', '2', '--timings', JSON.stringify(TIMINGS)],
+        [
+          'pos',
+          'homologation',
+          'run',
+          '--duration',
+          '24',
+          '--interval',
+          '2',
+          '--timings',
+          JSON.stringify(TEST_TIMINGS),
+        ],
         { CLEAVER_URL: server.url, CLEAVER_CLIENT_ID: m.merchantId, CLEAVER_CLIENT_SECRET: m.clientSecret },
       );
       expect(r.stdout, r.stderr).toMatch(/homologation [0-9a-f-]{36}: PASSED/);
@@ -106,8 +86,7 @@ describe('cleaver pos homologation run, passing', () => {
       expect(report.criteria.filter((c) => c.required && c.result !== 'pass')).toEqual([]);
       expect(report.criteria.filter((c) => c.result === 'fail')).toEqual([]);
     } finally {
-      controller.abort();
-      await referenceDone;
+      await reference.stop();
     }
   });
 });

@@ -3,35 +3,17 @@
 // deliberately sloppy POS, homologated at the same time on another merchant, fails exactly the
 // criteria it breaks, each with evidence. The report is signed: it verifies, a tampered copy
 // does not.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReferencePos } from '../../examples/pos-integration/src/pos.js';
-import { createPosClient, type MerchantUpdateRequest } from '../../packages/pos-client/src/index.js';
+import { createPosClient } from '../../packages/pos-client/src/index.js';
 import { type RunningApp, startApp, startAppWorkers } from '../../packages/pos-client/test/support.js';
 import { verifyReport } from '../../src/modules/homologation/index.js';
 import { ADMIN_TOKEN, createMerchant } from '../support/test-app.js';
+import { REFERENCE_CATALOG as CATALOG, startReferencePos, TEST_TIMINGS } from './reference-pos.js';
 import { startSloppyPos } from './sloppy-pos.js';
 
-const CATALOG = JSON.parse(
-  readFileSync(new URL('../../examples/pos-integration/catalog.json', import.meta.url), 'utf8'),
-) as MerchantUpdateRequest;
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-const TIMINGS = {
-  durationMs: 24_000,
-  waitForPosMs: 10_000,
-  scenarioSpacingMs: 300,
-  // Generous: the machine running the suite may be loaded; the sloppy POS breaks no deadline.
-  confirmDeadlineMs: 12_000,
-  cancellationDeadlineMs: 12_000,
-  pollMinIntervalMs: 100,
-  pollMaxIntervalMs: 3_000,
-  pollBurstWindowMs: 1_000,
-  pollBurstMax: 8,
-  retryAfterSec: 1,
-  injectionGapMs: 1_500,
-};
+// The deadlines are generous (the machine may be loaded); the sloppy POS breaks none of them.
+const TIMINGS = { durationMs: 24_000, ...TEST_TIMINGS };
 
 interface Report {
   id: string;
@@ -126,22 +108,12 @@ describe('homologation run', () => {
     expect(foreign.status).toBe(404);
     expect(await foreign.json()).toEqual({ status: 404, title: 'Homologation run not found' });
 
-    const dir = mkdtempSync(join(tmpdir(), 'cleaver-homolog-'));
-    const reference = createReferencePos({
-      client: createPosClient({ baseUrl: server.url, clientId: good.merchantId, clientSecret: good.clientSecret }),
-      statePath: join(dir, 'state.json'),
-      catalog: CATALOG,
-      webhookURL: 'http://127.0.0.1:1',
-      pollIntervalMs: 250,
-      preparationMs: 500,
-      deliveryMs: 1_500,
-      kitchenTickMs: 100,
-      catalogPollMs: 100,
+    const reference = startReferencePos({
+      baseUrl: server.url,
+      clientId: good.merchantId,
+      clientSecret: good.clientSecret,
       deliveryCodeOf: codeOf(() => goodRun.id),
-      log: () => {},
     });
-    const controller = new AbortController();
-    const referenceDone = reference.run(controller.signal).catch(() => {});
     const sloppyPos = await startSloppyPos({
       baseUrl: server.url,
       clientId: sloppy.merchantId,
@@ -153,8 +125,7 @@ describe('homologation run', () => {
     try {
       [goodReport, sloppyReport] = await Promise.all([waitFinished(goodRun.id), waitFinished(sloppyRun.id)]);
     } finally {
-      controller.abort();
-      await referenceDone;
+      await reference.stop();
       await sloppyPos.stop();
     }
 
