@@ -23,9 +23,11 @@ export function createLazySchemas() {
       return fn;
     };
     pending.add(get);
-    const wrapper = ((...args: never[]) => {
-      const f = get();
-      const result = f(...args);
+    // Fixed parameters rather than rest and spread: this runs for every validated request and
+    // every serialised answer (a validator or serializer takes one to three arguments).
+    const wrapper = ((a: never, b: never, c: never) => {
+      const f = fn ?? get();
+      const result = f(a, b, c);
       // ajv reports what failed on the function itself; Fastify reads it from the one it holds.
       if (copyErrors) (wrapper as unknown as { errors: unknown }).errors = (f as unknown as { errors: unknown }).errors;
       return result;

@@ -6,7 +6,7 @@ import type { Static } from 'typebox';
 import { isUuid, uuidV5 } from '../../lib/ids.js';
 import type { OdDeliveryAddress, OdOrder } from '../opendelivery/index.js';
 import type { StoredOrderItem } from './order-intake.js';
-import type { OrderRow } from './orders-repository.js';
+import type { OrderViewRow } from './orders-repository.js';
 
 type OdOrderView = Static<typeof OdOrder>;
 
@@ -46,7 +46,7 @@ function odItem(item: StoredOrderItem, merchantId: string, orderId: string, inde
   };
 }
 
-export function toOpenDeliveryOrderView(row: OrderRow): OdOrderView {
+export function toOpenDeliveryOrderView(row: OrderViewRow): OdOrderView {
   const doc = row.document;
   const customer = doc.customer;
   const delivery = doc.delivery;

@@ -1,9 +1,9 @@
 import type { Static } from 'typebox';
-import type { OrderRow } from './orders-repository.js';
+import type { OrderRow, OrderViewRow } from './orders-repository.js';
 import type { OperatorOrder, Order } from './orders-schemas.js';
 
 /** Spec 2.6: the stored document plus the fields that change over the order's life. */
-export function toOrderView(row: OrderRow): Static<typeof Order> {
+export function toOrderView(row: OrderViewRow): Static<typeof Order> {
   const doc = row.document;
   return {
     ...doc,

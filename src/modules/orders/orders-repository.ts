@@ -72,6 +72,25 @@ export async function insertOrder(
   );
 }
 
+/** What a POS's view of an order is made of (order-view.ts, od-order-view.ts). */
+export type OrderViewRow = Pick<
+  OrderRow,
+  'id' | 'merchant_id' | 'last_event' | 'document' | 'preparation_start_at' | 'delivered_at'
+>;
+
+/**
+ * The read behind GET /v1/orders/{id}: only the six columns its views use. The whole row (19
+ * columns, two more JSON values, a text array and four timestamps to parse) cost about a fifth of
+ * the route's CPU in PostgreSQL and Node (docs/benchmarks.md, "GET /v1/orders/{id}").
+ */
+export async function findOrderView(db: Queryable, id: string): Promise<OrderViewRow | undefined> {
+  const { rows } = await db.query<OrderViewRow>(
+    'SELECT id, merchant_id, last_event, document, preparation_start_at, delivered_at FROM orders WHERE id = $1',
+    [id],
+  );
+  return rows[0];
+}
+
 export async function findOrder(db: Queryable, id: string): Promise<OrderRow | undefined> {
   const { rows } = await db.query<OrderRow>(`SELECT ${COLUMNS} FROM orders WHERE id = $1`, [id]);
   return rows[0];
