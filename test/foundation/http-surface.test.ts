@@ -29,6 +29,38 @@ describe('health, metrics, OpenAPI', () => {
     expect(res.body).toContain('cleaver_process_cpu_user_seconds_total');
   });
 
+  it('exposes every request in the duration histogram: cumulative buckets, +Inf, sum and count per route', async () => {
+    const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body.split('\n');
+    const valueOf = (lines: string[], prefix: string) => {
+      const found = lines.find((l) => l.startsWith(prefix));
+      return found === undefined ? 0 : Number(found.slice(found.lastIndexOf(' ') + 1));
+    };
+    const live = 'method="GET",route="/health/live"';
+    const series = [
+      `cleaver_http_requests_total{${live},status="200"}`,
+      'cleaver_http_requests_total{method="GET",route="unmatched",status="404"}',
+      `cleaver_http_request_duration_seconds_bucket{le="+Inf",${live}}`,
+      `cleaver_http_request_duration_seconds_count{${live}}`,
+    ];
+    const before = await scrape();
+    for (let i = 0; i < 3; i++)
+      expect((await t.app.inject({ method: 'GET', url: '/health/live' })).statusCode).toBe(200);
+    const missing = await t.app.inject({ method: 'GET', url: '/no/such/route' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ status: 404 });
+    const after = await scrape();
+    expect(series.map((p) => valueOf(after, p) - valueOf(before, p))).toEqual([3, 1, 3, 3]);
+    expect(after).toContain('# TYPE cleaver_http_request_duration_seconds histogram');
+    const buckets = after
+      .filter((l) => l.startsWith('cleaver_http_request_duration_seconds_bucket{') && l.includes(live))
+      .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
+    expect(buckets).toHaveLength(12); // 11 bounds and +Inf
+    expect(buckets).toEqual([...buckets].sort((a, b) => a - b)); // cumulative
+    const sum = valueOf(after, `cleaver_http_request_duration_seconds_sum{${live}}`);
+    expect(sum).toBeGreaterThan(valueOf(before, `cleaver_http_request_duration_seconds_sum{${live}}`));
+    expect(sum).toBeLessThan(valueOf(after, `cleaver_http_request_duration_seconds_count{${live}}`) * 5);
+  });
+
   it('serves an OpenAPI 3 document generated from the route schemas, and a reference UI', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
     expect(res.statusCode).toBe(200);
