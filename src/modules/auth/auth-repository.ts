@@ -109,20 +109,31 @@ export async function touchKey(db: Queryable, keyId: string, at: Date): Promise<
  * One read on a cache miss: is the key alive for this merchant (and with which profile, D27),
  * and is this token revoked?
  */
-export async function checkTokenState(
-  db: Queryable,
-  keyId: string,
-  merchantId: string,
-  jti: string,
-): Promise<{ keyActive: boolean; revoked: boolean; profile: IntegrationProfile | null }> {
+export interface TokenStateQuery {
+  keyId: string;
+  merchantId: string;
+  jti: string;
+}
+
+export interface TokenState {
+  keyActive: boolean;
+  revoked: boolean;
+  profile: IntegrationProfile | null;
+}
+
+/**
+ * The state of each token in one statement, in the order asked: whether its key still exists for
+ * its merchant (and the key's profile), and whether the token itself was revoked.
+ */
+export async function checkTokenStates(db: Queryable, queries: readonly TokenStateQuery[]): Promise<TokenState[]> {
   const { rows } = await db.query<{ profile: IntegrationProfile | null; revoked: boolean }>(
-    `SELECT (SELECT profile FROM integration_keys
-              WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL) AS profile,
-            EXISTS (SELECT 1 FROM auth_revocations WHERE jti = $3) AS revoked`,
-    [keyId, merchantId, jti],
+    `SELECT k.profile, EXISTS (SELECT 1 FROM auth_revocations r WHERE r.jti = q.jti) AS revoked
+       FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) WITH ORDINALITY AS q (key_id, merchant_id, jti, n)
+       LEFT JOIN integration_keys k ON k.id = q.key_id AND k.merchant_id = q.merchant_id AND k.deleted_at IS NULL
+      ORDER BY q.n`,
+    [queries.map((q) => q.keyId), queries.map((q) => q.merchantId), queries.map((q) => q.jti)],
   );
-  const profile = rows[0]?.profile ?? null;
-  return { keyActive: profile !== null, revoked: rows[0]?.revoked === true, profile };
+  return rows.map((r) => ({ keyActive: r.profile !== null, revoked: r.revoked === true, profile: r.profile }));
 }
 
 export interface RevocationRow {

@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/db.js';
@@ -60,6 +61,14 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
   const sealKey = deriveKey(deps.config.secretKey, 'secret-encryption');
   const hashKey = deriveKey(deps.config.secretKey, 'secret-hash');
   const cache = createTokenCache();
+  // Tokens new to this process are checked against the database together: every request of one
+  // event-loop turn that brings a new token shares one statement (a storm of first polls after a
+  // start or a deploy; docs/benchmarks.md, "Poll storm"). Nothing is cached here: the token
+  // cache above holds what was checked, and the revocation feed keeps it current.
+  const tokenStates = new DataLoader<repo.TokenStateQuery, repo.TokenState>(
+    (queries) => repo.checkTokenStates(db, queries),
+    { cache: false, batchScheduleFn: (run) => setImmediate(run), maxBatchSize: 500 },
+  );
   const hashSecret = (secret: string) => hmacSha256Hex(hashKey, secret);
 
   let lastSeq = 0;
@@ -257,7 +266,11 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
       const revoked = cache.revocationOf(principal);
       if (revoked === 'key') throw unauthorized('Integration key no longer exists');
       if (revoked === 'token') throw unauthorized('Access token revoked');
-      const state = await repo.checkTokenState(db, principal.keyId, principal.merchantId, principal.jti);
+      const state = await tokenStates.load({
+        keyId: principal.keyId,
+        merchantId: principal.merchantId,
+        jti: principal.jti,
+      });
       if (!state.keyActive) throw unauthorized('Integration key no longer exists');
       if (state.revoked) {
         cache.revoke({ jti: principal.jti });
