@@ -54,12 +54,17 @@ function expect401(res: { statusCode: number; headers: Record<string, unknown>; 
   expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
 }
 
-async function signWith(key: Uint8Array, claims: Record<string, unknown>, alg = 'HS256') {
+async function signWith(
+  key: Uint8Array,
+  claims: Record<string, unknown>,
+  alg = 'HS256',
+  { issuer = 'cleaver', audience = 'cleaver:merchant-api' } = {},
+) {
   const now = Math.floor(clock.now().getTime() / 1000);
   return new SignJWT({ kid: me.keyId, ...claims })
     .setProtectedHeader({ alg })
-    .setIssuer('cleaver')
-    .setAudience('cleaver:merchant-api')
+    .setIssuer(issuer)
+    .setAudience(audience)
     .setSubject(me.merchantId)
     .setJti(crypto.randomUUID())
     .setIssuedAt(now)
@@ -115,6 +120,17 @@ describe.each(merchantRoutes.map((r) => [`${r.method} ${r.pattern}`, r] as const
   it('refuses a token signed with the right key but another algorithm', async () => {
     const key = deriveKey('test-secret-key-0123456789abcdefghijklmnopqrstu', 'jwt-hs256');
     expect401(await call(route, bearer(await signWith(key, {}, 'HS512'))), 'Invalid access token');
+  });
+
+  it('refuses a token signed with the right key for another issuer or audience', async () => {
+    const key = deriveKey('test-secret-key-0123456789abcdefghijklmnopqrstu', 'jwt-hs256');
+    const otherIssuer = await signWith(key, {}, 'HS256', { issuer: 'someone-else' });
+    expect401(await call(route, bearer(otherIssuer)), 'Invalid access token');
+    const otherAudience = await signWith(key, {}, 'HS256', { audience: 'cleaver:operator-api' });
+    expect401(await call(route, bearer(otherAudience)), 'Invalid access token');
+    // The same claims with the right issuer and audience pass (the two refusals are about them).
+    const fine = await call(route, bearer(await signWith(key, {})));
+    expect(fine.statusCode).not.toBe(401);
   });
 
   it('refuses an expired token', async () => {

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { createSigner, createVerifier } from 'fast-jwt';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
@@ -49,15 +49,20 @@ function keyIdFromSecret(secret: string): string | undefined {
 
 export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKey'>; clock: Clock }) {
   const { db, clock } = deps;
-  // Imported once as a CryptoKey: jose imports raw key bytes again on every sign and verify,
-  // which was the largest single cost of a poll with a token new to the process.
-  const jwtKey = globalThis.crypto.subtle.importKey(
-    'raw',
-    deriveKey(deps.config.secretKey, 'jwt-hs256'),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign', 'verify'],
-  );
+  const jwtSecret = deriveKey(deps.config.secretKey, 'jwt-hs256');
+  // Tokens are checked synchronously with node:crypto (fast-jwt). WebCrypto's verify (jose) hands
+  // every token to the libuv thread pool and back: 35-85 µs of CPU per token against 13 µs, the
+  // largest cost of a poll whose token is new to the process (docs/benchmarks.md, "Poll storm").
+  const verifyJwt = createVerifier({
+    key: jwtSecret,
+    algorithms: ['HS256'], // pinned: no `none`, no algorithm confusion (D14)
+    allowedIss: ISSUER,
+    allowedAud: AUDIENCE,
+    // Expiry is checked against the service's clock below (tests move it); fast-jwt reads the system's.
+    ignoreExpiration: true,
+    ignoreNotBefore: true,
+    cache: false,
+  });
   const sealKey = deriveKey(deps.config.secretKey, 'secret-encryption');
   const hashKey = deriveKey(deps.config.secretKey, 'secret-hash');
   const cache = createTokenCache();
@@ -101,17 +106,17 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
   }
 
   async function issueToken(merchantId: string, keyId: string, profile: IntegrationProfile): Promise<TokenResponse> {
-    const iat = Math.floor(clock.now().getTime() / 1000);
-    const jti = newId();
-    const token = await new SignJWT({ kid: keyId })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: keyId })
-      .setIssuer(ISSUER)
-      .setAudience(AUDIENCE)
-      .setSubject(merchantId)
-      .setJti(jti)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + TOKEN_LIFETIME_SEC)
-      .sign(await jwtKey);
+    const token = createSigner({
+      key: jwtSecret,
+      algorithm: 'HS256',
+      kid: keyId,
+      iss: ISSUER,
+      aud: AUDIENCE,
+      sub: merchantId,
+      jti: newId(),
+      expiresIn: TOKEN_LIFETIME_SEC * 1000,
+      clockTimestamp: clock.now().getTime(),
+    })({ kid: keyId });
     return {
       access_token: token,
       token_type: profile === 'opendelivery' ? 'bearer' : 'Bearer',
@@ -121,30 +126,21 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
 
   /** Signature, algorithm, issuer, audience and expiry; no database. Throws 401. */
   async function verifySignature(token: string): Promise<Principal> {
+    let payload: Record<string, unknown>;
     try {
-      const { payload } = await jwtVerify(token, await jwtKey, {
-        algorithms: ['HS256'], // pinned: no `none`, no algorithm confusion (D14)
-        issuer: ISSUER,
-        audience: AUDIENCE,
-        currentDate: clock.now(),
-      });
-      const keyId = payload.kid;
-      if (!isUuid(payload.sub) || !isUuid(keyId) || !isUuid(payload.jti) || typeof payload.exp !== 'number') {
-        throw unauthorized('Invalid access token');
-      }
-      // The profile is the key's, read with its state on a cache miss (verifyAccessToken).
-      return {
-        merchantId: payload.sub,
-        keyId,
-        jti: payload.jti,
-        expiresAt: payload.exp * 1000,
-        profile: DEFAULT_PROFILE,
-      };
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      if (error instanceof joseErrors.JWTExpired) throw unauthorized('Access token expired');
+      payload = verifyJwt(token);
+    } catch {
       throw unauthorized('Invalid access token');
     }
+    const { sub, kid: keyId, jti, exp, nbf } = payload;
+    if (!isUuid(sub) || !isUuid(keyId) || !isUuid(jti) || typeof exp !== 'number') {
+      throw unauthorized('Invalid access token');
+    }
+    const nowSec = clock.now().getTime() / 1000;
+    if (exp <= nowSec) throw unauthorized('Access token expired');
+    if (nbf !== undefined && (typeof nbf !== 'number' || nbf > nowSec)) throw unauthorized('Invalid access token');
+    // The profile is the key's, read with its state on a cache miss (verifyAccessToken).
+    return { merchantId: sub, keyId, jti, expiresAt: exp * 1000, profile: DEFAULT_PROFILE };
   }
 
   /** client_id = merchant id, client_secret identifies the key (spec 4.1, D14). */
