@@ -10,6 +10,7 @@
 // - Phases: the first pass over the keys (every token new to both processes: signature check and
 //   one key-state read each), then a second pass (tokens cached).
 // - CPU per poll: user + system time of both API processes from /proc/PID/stat over each phase,
+//   and apart that of PostgreSQL and Redis (every process of theirs on this machine),
 //   divided by the polls answered.
 // Configure: BENCH_STORM_KEYS (100000), BENCH_STORM_RATE (3300), BENCH_STORM_SEC (seconds per
 // phase; default keys / rate, one full pass), BENCH_REDIS_URL (redis://127.0.0.1:6379/9; a
@@ -26,7 +27,7 @@ import { migrate } from '../src/db/migrate.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { deriveKey } from '../src/lib/crypto.js';
 import { AUDIENCE, ISSUER, TOKEN_LIFETIME_SEC } from '../src/modules/auth/auth-service.js';
-import { fmt, machine, processCpuMs, reportRow } from './support/measure.js';
+import { cpuMeter, fmt, machine, postgresPids, processCpuMs, processesNamed, reportRow } from './support/measure.js';
 
 const KEYS = Number(process.env.BENCH_STORM_KEYS ?? 100_000);
 const RATE = Number(process.env.BENCH_STORM_RATE ?? 3_300);
@@ -144,7 +145,9 @@ try {
   const pids = servers.map((s) => s.child.pid as number);
   const cpuAt = () => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
   let cpuMark = cpuAt();
-  const results: Array<Record<string, unknown> & { cpuMs: number }> = [];
+  let postgresCpu = cpuMeter(postgresPids);
+  let redisCpu = cpuMeter(() => processesNamed('redis-server'));
+  const results: Array<Record<string, unknown> & { cpuMs: number; postgresMs: number; redisMs: number }> = [];
   await new Promise<void>((resolve, reject) => {
     let buffer = '';
     load.stdout?.on('data', (c) => {
@@ -154,8 +157,10 @@ try {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
         const now = cpuAt();
-        results.push({ ...JSON.parse(line), cpuMs: now - cpuMark });
+        results.push({ ...JSON.parse(line), cpuMs: now - cpuMark, postgresMs: postgresCpu(), redisMs: redisCpu() });
         cpuMark = now;
+        postgresCpu = cpuMeter(postgresPids);
+        redisCpu = cpuMeter(() => processesNamed('redis-server'));
         nl = buffer.indexOf('\n');
       }
     });
@@ -177,6 +182,8 @@ try {
     keys: number;
     statuses: Record<string, number>;
     cpuMs: number;
+    postgresMs: number;
+    redisMs: number;
   }>) {
     const answered = (r.statuses['204'] ?? 0) + (r.statuses['200'] ?? 0);
     // Failed answers (anything but 200/204, or none) are errors; polls the generator could not
@@ -185,7 +192,8 @@ try {
     console.log(
       `${r.name}, ${fmt(r.keys)} distinct keys: ${fmt(r.completedPerSec)} polls/s answered; latency from the scheduled time p50 ${fmt(r.p50, 1)} ms, ` +
         `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max)} ms; answers ${JSON.stringify(r.statuses)}; not sent on time ${r.missed}; ` +
-        `CPU of the API processes ${fmt((r.cpuMs / Math.max(1, answered)) * 1000, 0)} µs per poll`,
+        `CPU of the API processes ${fmt((r.cpuMs / Math.max(1, answered)) * 1000, 0)} µs per poll ` +
+        `(PostgreSQL ${fmt((r.postgresMs / Math.max(1, answered)) * 1000, 0)} µs, Redis ${fmt((r.redisMs / Math.max(1, answered)) * 1000, 0)} µs)`,
     );
     reportRow({
       workload: `poll storm, ${r.name}: ${fmt(KEYS)} keys, 2 API processes, PostgreSQL + Redis`,

@@ -1,6 +1,5 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
 import { buildApp, buildHealthApp } from './app.js';
 import { type Config, ConfigError, loadConfig, STARTUP_EXIT, StartupError } from './config.js';
 import { migrate, migrationStatus } from './db/migrate.js';
@@ -9,6 +8,7 @@ import { systemClock } from './lib/clock.js';
 import { createShutdownState } from './lifecycle/shutdown-state.js';
 import { timingEnvProblem } from './modules/homologation/index.js';
 import { warmUpSchemas } from './plugins/lazy-schemas.js';
+import { openRedisClient } from './plugins/rate-limit.js';
 import { createServices } from './services.js';
 import { startWorkers } from './workers.js';
 
@@ -120,17 +120,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     throw error;
   }
 
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, {
-        // D31: a frozen Redis must not hold requests: every call is bounded (the rate limiter
-        // also races it against its own timer) and nothing queues while disconnected.
-        commandTimeout: config.redisTimeoutMs,
-        connectTimeout: 1_000,
-        maxRetriesPerRequest: 0,
-        enableOfflineQueue: false,
-        lazyConnect: false,
-      })
-    : undefined;
+  const redis = config.redisUrl ? openRedisClient(config.redisUrl, config.redisTimeoutMs) : undefined;
   redis?.on('error', () => {}); // reconnects by itself; the rate limiter falls back meanwhile
 
   const services = createServices({ config, db: opened.db, clock: systemClock });

@@ -90,19 +90,22 @@ export function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS; // utime, stime
 }
 
-/** Every process of the local PostgreSQL server (backends and its background processes). */
-export function postgresPids(): number[] {
+/** Every process whose command name is `comm` (as in /proc/PID/comm). */
+export function processesNamed(comm: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === comm) pids.push(Number(entry));
     } catch {
       // the process ended while the list was read
     }
   }
   return pids;
 }
+
+/** Every process of the local PostgreSQL server (backends and its background processes). */
+export const postgresPids = (): number[] => processesNamed('postgres');
 
 /** CPU used by a set of processes over a span, in ms; processes that end are counted up to then. */
 export function cpuMeter(pids: () => number[]) {

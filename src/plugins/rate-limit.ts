@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import { AppError } from '../lib/errors.js';
 
 // D23: fixed one-minute windows per group and key. Counters live in Redis when REDIS_URL is
@@ -39,6 +39,22 @@ export function createMemoryStore(now: () => number = Date.now): RateLimitStore 
   };
 }
 
+/** The client of the shared counters (REDIS_URL), as the server opens it. */
+export function openRedisClient(url: string, timeoutMs: number): Redis {
+  return new Redis(url, {
+    // D31: a frozen Redis must not hold requests: every call is bounded (the rate limiter also
+    // races it against its own timer) and nothing queues while disconnected.
+    commandTimeout: timeoutMs,
+    connectTimeout: 1_000,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    lazyConnect: false,
+    // The counters of the requests of one event-loop turn go out in one write (a poll storm is
+    // one counter per request: docs/benchmarks.md, "Poll storm").
+    enableAutoPipelining: true,
+  });
+}
+
 const HIT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])
 if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
@@ -46,10 +62,17 @@ local ttl = redis.call('PTTL', KEYS[1])
 if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
 return {count, ttl}`;
 
+type WithHitCommand = Redis & { cleaverRateLimitHit(key: string, windowMs: string): Promise<[number, number]> };
+
 export function createRedisStore(redis: Redis): RateLimitStore {
+  // A defined command is sent as EVALSHA (40 bytes instead of the script; Redis does not hash the
+  // script again on every call); ioredis falls back to EVAL by itself when Redis has lost it.
+  if (!('cleaverRateLimitHit' in redis))
+    redis.defineCommand('cleaverRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  const client = redis as WithHitCommand;
   return {
     async hit(key, windowMs) {
-      const [count, ttl] = (await redis.eval(HIT_SCRIPT, 1, `cleaver:rl:${key}`, String(windowMs))) as [number, number];
+      const [count, ttl] = await client.cleaverRateLimitHit(`cleaver:rl:${key}`, String(windowMs));
       return { count, resetMs: ttl };
     },
   };
