@@ -82,6 +82,8 @@ export interface Config {
   dbWaitSec: number;
   /** Apply pending migrations at start (`serve --no-migrate` / CLEAVER_MIGRATE_ON_START=false: refuse instead). */
   migrateOnStart: boolean;
+  /** Named statements for the hottest queries on PostgreSQL (CLEAVER_DB_PREPARED_STATEMENTS; src/db/db.ts). */
+  dbPreparedStatements: boolean;
   /** Which of the secrets were generated (and stored in the data dir) rather than given. */
   generated: { adminToken: boolean; secretKey: boolean };
 }
@@ -259,6 +261,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const migrateOnStart = readBoolean(env, 'CLEAVER_MIGRATE_ON_START', true);
+  const dbPreparedStatements = readBoolean(env, 'CLEAVER_DB_PREPARED_STATEMENTS', true);
   const admin = resolveSecret(env, 'CLEAVER_ADMIN_TOKEN', 'admin-token', cleaverEnv, dataDir);
   const secret = resolveSecret(env, 'CLEAVER_SECRET_KEY', 'secret-key', cleaverEnv, dataDir);
   return {
@@ -316,6 +319,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     role,
     dbWaitSec: readInt(env, 'CLEAVER_DB_WAIT_SEC', 60, 0, 3600),
     migrateOnStart,
+    dbPreparedStatements,
     generated: { adminToken: admin.generated, secretKey: secret.generated },
     ...overrides,
   };

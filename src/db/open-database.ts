@@ -65,11 +65,15 @@ export interface OpenedDatabase {
 }
 
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'dbPreparedStatements'>>,
   onError?: (error: Error) => void,
 ): Promise<OpenedDatabase> {
   if (config.databaseUrl) {
-    const db = openPostgres({ connectionString: config.databaseUrl, onError });
+    const db = openPostgres({
+      connectionString: config.databaseUrl,
+      onError,
+      preparedStatements: config.dbPreparedStatements,
+    });
     const url = new URL(config.databaseUrl);
     return {
       db,

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Db, NotificationHandler, Queryable, QueryResult } from './db.js';
+import type { Db, NotificationHandler, Queryable, QueryOptions, QueryResult } from './db.js';
 
 // bigint columns (counts, sequence numbers) stay far below 2^53: return numbers, as PGlite
 // does, so repositories see one shape. numeric stays a string (exact money, D9).
@@ -10,12 +10,20 @@ export interface PostgresOptions {
   max?: number;
   /** Called for errors on idle connections, which would otherwise crash the process. */
   onError?: (error: Error) => void;
+  /**
+   * Named statements for the hottest queries (QueryOptions.prepare); on by default. Off for a
+   * connection pooler that cannot keep them (PgBouncer in transaction mode before 1.21).
+   */
+  preparedStatements?: boolean;
 }
 
-function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+function wrap(client: pg.Pool | pg.PoolClient, prepared: boolean): Queryable {
   return {
-    async query<T>(sql: string, params?: unknown[]): Promise<QueryResult<T>> {
-      const result = await client.query(sql, params as unknown[]);
+    async query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
+      const result =
+        prepared && options?.prepare
+          ? await client.query({ name: options.prepare, text: sql, values: params as unknown[] })
+          : await client.query(sql, params as unknown[]);
       return { rows: result.rows as T[], rowCount: result.rowCount ?? 0 };
     },
     async exec(sql: string): Promise<void> {
@@ -39,7 +47,8 @@ export function openPostgres(options: PostgresOptions): Db {
   pool.on('connect', (client) => {
     client.on('error', (error) => options.onError?.(error));
   });
-  const direct = wrap(pool);
+  const prepared = options.preparedStatements ?? true;
+  const direct = wrap(pool, prepared);
   const listeners: Array<() => Promise<void>> = [];
 
   return {
@@ -51,7 +60,7 @@ export function openPostgres(options: PostgresOptions): Db {
       let broken = false;
       try {
         await client.query('BEGIN');
-        const result = await fn(wrap(client));
+        const result = await fn(wrap(client, prepared));
         await client.query('COMMIT');
         return result;
       } catch (error) {

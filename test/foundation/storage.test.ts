@@ -78,6 +78,62 @@ async function json(res: Response): Promise<{ status: number; body: any }> {
   return { status: res.status, body: res.status === 204 ? null : await res.json() };
 }
 
+// src/db/db.ts, QueryOptions.prepare: the hottest queries are named statements on PostgreSQL.
+describe('named statements', () => {
+  const sql = 'SELECT n, n * 2 AS twice FROM generate_series(1, $1::int) n WHERE n % $2 = 0 ORDER BY n';
+  const expected = (limit: number, step: number) =>
+    Array.from({ length: Math.floor(limit / step) }, (_, i) => ({ n: (i + 1) * step, twice: (i + 1) * step * 2 }));
+
+  it('answer as the same SQL unnamed, on every connection of the pool and inside transactions', async () => {
+    const database = await createTestDatabase();
+    try {
+      const name = 'storage-test-multiples';
+      // More calls at once than the pool has connections, then enough in a row for PostgreSQL's
+      // generic plan (after five executions), with different parameters each time.
+      const together = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => database.db.query(sql, [30, (i % 5) + 1], { prepare: name })),
+      );
+      together.forEach((r, i) => expect(r.rows).toEqual(expected(30, (i % 5) + 1)));
+      for (let i = 0; i < 8; i++) {
+        expect((await database.db.query(sql, [12, (i % 3) + 1], { prepare: name })).rows).toEqual(
+          expected(12, (i % 3) + 1),
+        );
+      }
+      const inTx = await database.db.transaction(async (tx) => {
+        const rows = (await tx.query(sql, [10, 2], { prepare: name })).rows;
+        const named =
+          database.kind === 'postgres'
+            ? (await tx.query<{ name: string }>('SELECT name FROM pg_prepared_statements')).rows.map((r) => r.name)
+            : [name];
+        return { rows, named };
+      });
+      expect(inTx.rows).toEqual(expected(10, 2));
+      expect(inTx.named).toContain(name);
+    } finally {
+      await database.close();
+    }
+  });
+
+  if (kind === 'postgres') {
+    it('are plain statements with CLEAVER_DB_PREPARED_STATEMENTS=false (connection poolers)', async () => {
+      const database = await createTestDatabase();
+      const plain = openPostgres({ connectionString: database.url as string, preparedStatements: false });
+      try {
+        expect(loadConfig({ CLEAVER_DB_PREPARED_STATEMENTS: 'false' }).dbPreparedStatements).toBe(false);
+        expect(loadConfig({}).dbPreparedStatements).toBe(true);
+        const named = await plain.transaction(async (tx) => {
+          expect((await tx.query(sql, [9, 3], { prepare: 'storage-test-plain' })).rows).toEqual(expected(9, 3));
+          return (await tx.query<{ name: string }>('SELECT name FROM pg_prepared_statements')).rows;
+        });
+        expect(named).toEqual([]);
+      } finally {
+        await plain.close();
+        await database.close();
+      }
+    });
+  }
+});
+
 describe('data survives a restart', () => {
   it('keeps merchants, keys, tokens and onboarding', async () => {
     const dataDir = tempDir();

@@ -132,6 +132,7 @@ export async function checkTokenStates(db: Queryable, queries: readonly TokenSta
        LEFT JOIN integration_keys k ON k.id = q.key_id AND k.merchant_id = q.merchant_id AND k.deleted_at IS NULL
       ORDER BY q.n`,
     [queries.map((q) => q.keyId), queries.map((q) => q.merchantId), queries.map((q) => q.jti)],
+    { prepare: 'auth-token-states' },
   );
   return rows.map((r) => ({ keyActive: r.profile !== null, revoked: r.revoked === true, profile: r.profile }));
 }
@@ -154,6 +155,7 @@ export async function readProfileChangesAfter(db: Queryable, seq: number, now: D
     `SELECT seq, key_id, profile FROM key_profile_changes
       WHERE seq > $1 AND expires_at > $2 ORDER BY seq LIMIT 5000`,
     [seq, now],
+    { prepare: 'auth-profile-changes-after' },
   );
   return rows;
 }
@@ -174,6 +176,7 @@ export async function readRevocationsAfter(db: Queryable, seq: number, now: Date
     `SELECT seq, jti, key_id FROM auth_revocations
       WHERE seq > $1 AND expires_at > $2 ORDER BY seq LIMIT 5000`,
     [seq, now],
+    { prepare: 'auth-revocations-after' },
   );
   return rows;
 }

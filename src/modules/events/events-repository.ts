@@ -89,6 +89,7 @@ export async function pendingEventsOfKey(
           WHERE r.key_id = $1 AND r.acknowledged_at IS NULL AND r.event_type = ANY($2::text[])
           ORDER BY r.seq LIMIT $3`,
         [keyId, eventTypes, limit],
+        { prepare: 'events-pending-of-key-by-type' },
       )
     : await db.query<OrderEventRow>(
         `SELECT ${POLL_COLUMNS} FROM event_receipts r
@@ -96,6 +97,7 @@ export async function pendingEventsOfKey(
           WHERE r.key_id = $1 AND r.acknowledged_at IS NULL
           ORDER BY r.seq LIMIT $2`,
         [keyId, limit],
+        { prepare: 'events-pending-of-key' },
       );
   return rows;
 }

@@ -87,6 +87,7 @@ export async function findOrderView(db: Queryable, id: string): Promise<OrderVie
   const { rows } = await db.query<OrderViewRow>(
     'SELECT id, merchant_id, last_event, document, preparation_start_at, delivered_at FROM orders WHERE id = $1',
     [id],
+    { prepare: 'orders-view-by-id' },
   );
   return rows[0];
 }
