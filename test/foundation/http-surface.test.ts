@@ -31,7 +31,7 @@ describe('health, metrics, OpenAPI', () => {
 
   it('exposes every request in the duration histogram: cumulative buckets, +Inf, sum and count per route', async () => {
     const scrape = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body.split('\n');
-    const valueOf = (lines: string[], prefix: string) => {
+    const sampleOf = (lines: string[], prefix: string) => {
       const found = lines.find((l) => l.startsWith(prefix));
       return found === undefined ? 0 : Number(found.slice(found.lastIndexOf(' ') + 1));
     };
@@ -49,16 +49,16 @@ describe('health, metrics, OpenAPI', () => {
     expect(missing.statusCode).toBe(404);
     expect(missing.json()).toMatchObject({ status: 404 });
     const after = await scrape();
-    expect(series.map((p) => valueOf(after, p) - valueOf(before, p))).toEqual([3, 1, 3, 3]);
+    expect(series.map((p) => sampleOf(after, p) - sampleOf(before, p))).toEqual([3, 1, 3, 3]);
     expect(after).toContain('# TYPE cleaver_http_request_duration_seconds histogram');
     const buckets = after
       .filter((l) => l.startsWith('cleaver_http_request_duration_seconds_bucket{') && l.includes(live))
       .map((l) => Number(l.slice(l.lastIndexOf(' ') + 1)));
     expect(buckets).toHaveLength(12); // 11 bounds and +Inf
     expect(buckets).toEqual([...buckets].sort((a, b) => a - b)); // cumulative
-    const sum = valueOf(after, `cleaver_http_request_duration_seconds_sum{${live}}`);
-    expect(sum).toBeGreaterThan(valueOf(before, `cleaver_http_request_duration_seconds_sum{${live}}`));
-    expect(sum).toBeLessThan(valueOf(after, `cleaver_http_request_duration_seconds_count{${live}}`) * 5);
+    const sum = sampleOf(after, `cleaver_http_request_duration_seconds_sum{${live}}`);
+    expect(sum).toBeGreaterThan(sampleOf(before, `cleaver_http_request_duration_seconds_sum{${live}}`));
+    expect(sum).toBeLessThan(sampleOf(after, `cleaver_http_request_duration_seconds_count{${live}}`) * 5);
   });
 
   it('serves an OpenAPI 3 document generated from the route schemas, and a reference UI', async () => {

@@ -93,7 +93,7 @@ describe('named statements', () => {
       const together = await Promise.all(
         Array.from({ length: 24 }, (_, i) => database.db.query(sql, [30, (i % 5) + 1], { prepare: name })),
       );
-      together.forEach((r, i) => expect(r.rows).toEqual(expected(30, (i % 5) + 1)));
+      expect(together.map((r) => r.rows)).toEqual(together.map((_, i) => expected(30, (i % 5) + 1)));
       for (let i = 0; i < 8; i++) {
         expect((await database.db.query(sql, [12, (i % 3) + 1], { prepare: name })).rows).toEqual(
           expected(12, (i % 3) + 1),
