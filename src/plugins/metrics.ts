@@ -62,11 +62,9 @@ type HttpSeries = ReturnType<typeof createHttpSeries>;
 
 /** The duration histogram as prom-client's registry prints a histogram (buckets cumulative, `le`). */
 function durationHistogram(series: HttpSeries) {
+  const meta = { name: DURATION_NAME, help: DURATION_HELP, type: 'histogram', aggregator: 'sum' } as const;
   return {
-    name: DURATION_NAME,
-    help: DURATION_HELP,
-    type: 'histogram',
-    aggregator: 'sum',
+    ...meta,
     get() {
       const values: Array<{ labels: Record<string, string | number>; value: number; metricName: string }> = [];
       for (const s of series.all()) {
@@ -80,13 +78,7 @@ function durationHistogram(series: HttpSeries) {
         values.push({ labels, value: s.sum, metricName: `${DURATION_NAME}_sum` });
         values.push({ labels, value: s.count, metricName: `${DURATION_NAME}_count` });
       }
-      return Promise.resolve({
-        name: DURATION_NAME,
-        help: DURATION_HELP,
-        type: 'histogram',
-        aggregator: 'sum',
-        values,
-      });
+      return Promise.resolve({ ...meta, values });
     },
     reset: () => series.reset(),
   };

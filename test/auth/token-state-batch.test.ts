@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/lib/clock.js';
 import { checkTokenStates } from '../../src/modules/auth/auth-repository.js';
 import { createAuthService } from '../../src/modules/auth/auth-service.js';
+import { connectPos, createKey } from '../opendelivery/od-support.js';
 import {
   addIntegrationKey,
   adminHeaders,
@@ -43,20 +44,7 @@ beforeAll(async () => {
   });
   expect(del.statusCode).toBe(204);
   // … and an opendelivery key of B (D27), whose profile comes with its state.
-  const od = await t.app.inject({
-    method: 'POST',
-    url: `/admin/v1/merchants/${b.merchantId}/integrationKeys`,
-    headers: adminHeaders,
-    payload: { profile: 'opendelivery' },
-  });
-  expect(od.statusCode).toBe(201);
-  const token = await t.app.inject({
-    method: 'POST',
-    url: '/oauth/token',
-    payload: { client_id: b.merchantId, client_secret: od.json().clientSecret, grant_type: 'client_credentials' },
-  });
-  expect(token.statusCode).toBe(200);
-  odToken = token.json().access_token;
+  odToken = (await connectPos(t.app, await createKey(t.app, b.merchantId, 'opendelivery'))).token;
 });
 afterAll(() => t.close());
 

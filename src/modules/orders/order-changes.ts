@@ -70,14 +70,23 @@ export interface Plan {
   tracking?: { keyId: string | null; body: unknown };
 }
 
+/**
+ * D21: another merchant's order is indistinguishable from a missing one. `merchantId` undefined:
+ * the operator, who reads every merchant's orders.
+ */
+export function ownedOrNotFound<T extends { merchant_id: string }>(
+  order: T | undefined,
+  merchantId: string | undefined,
+): T {
+  if (!order || (merchantId !== undefined && order.merchant_id !== merchantId)) throw orderNotFound();
+  return order;
+}
+
 export function createOrderChanges(deps: { db: Db; clock: Clock; events: EventsService }) {
   const { db, clock, events } = deps;
 
   async function loadOwned(q: Queryable, orderId: string, merchantId: string | undefined): Promise<OrderRow> {
-    const order = await repo.findOrder(q, orderId);
-    // D21: another merchant's order is indistinguishable from a missing one.
-    if (!order || (merchantId !== undefined && order.merchant_id !== merchantId)) throw orderNotFound();
-    return order;
+    return ownedOrNotFound(await repo.findOrder(q, orderId), merchantId);
   }
 
   /** Writes one decided change: compare-and-set of the state, tracking, then the events. */

@@ -11,13 +11,14 @@ import { AppError, badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isOpenDelivery, type Principal } from '../auth/index.js';
 import { findProductsByRefs } from '../catalog/index.js';
-import { type EventsService, type OrderEventType, orderNotFound } from '../events/index.js';
+import type { EventsService, OrderEventType } from '../events/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { OD_DENY_CANCELLATION_CODES } from '../opendelivery/index.js';
 import {
   cancellationOutcome,
   createOrderChanges,
   noRequestToAnswer,
+  ownedOrNotFound,
   refused,
   withNumericDistances,
 } from './order-changes.js';
@@ -88,14 +89,9 @@ export function createOrdersService(deps: {
       return (await repo.findOrder(db, orderId)) as OrderRow;
     },
 
-    /** GET /v1/orders/{orderId}: one primary-key read. */
-    /** Spec 4.6: what the POS's views need (orders-repository.ts, findOrderView). */
-    async getOrder(principal: Principal, orderId: string) {
-      const order = await repo.findOrderView(db, orderId);
-      // D21: another merchant's order is indistinguishable from a missing one.
-      if (!order || order.merchant_id !== principal.merchantId) throw orderNotFound();
-      return order;
-    },
+    /** GET /v1/orders/{orderId} (spec 4.6): one primary-key read of what the POS's views need. */
+    getOrder: async (principal: Principal, orderId: string) =>
+      ownedOrNotFound(await repo.findOrderView(db, orderId), principal.merchantId),
     getAnyOrder: (orderId: string) => loadOwned(db, orderId, undefined),
     /** Operator lists: newest first, keyset-paged by `cursor`, searched by `q` (operator-api.md#lists). */
     listOrders: (filter: Omit<repo.OrderListFilter, 'after'> & { cursor?: string }) =>
