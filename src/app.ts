@@ -5,6 +5,7 @@ import Fastify, {
   type FastifyPluginAsync,
   type FastifyServerOptions,
   LogController,
+  type onResponseHookHandler,
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import { consoleRoutes } from './console/index.js';
@@ -45,6 +46,7 @@ import {
   type RateLimitStore,
   rateLimitHook,
 } from './plugins/rate-limit.js';
+import { hooksOf } from './plugins/route-hooks.js';
 import { lazyValidatorCompiler } from './plugins/validation.js';
 import type { Services } from './services.js';
 
@@ -106,6 +108,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
   app.setValidatorCompiler(lazyValidatorCompiler(schemas));
   attachLazySchemas(app, schemas);
+  // Before any route: each route gets its metrics hook when it is declared.
+  registerHttpMetrics(app, services.metrics);
   // Bodies are JSON (spec 4); anything else is 415 (D22), not a string handed to validation.
   app.removeContentTypeParser('text/plain');
   // Strict UTF-8, bounded depth, storable text: checked while parsing (src/plugins/json-body.ts).
@@ -119,7 +123,6 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     done(bad ? badRequest(`${bad} contains characters that cannot be stored (NUL or unpaired surrogate)`) : undefined);
   });
   await registerOpenApi(app, config.publicUrl);
-  registerHttpMetrics(app, services.metrics);
 
   const onStoreError = (error: unknown) => app.log.warn({ err: error }, 'rate-limit store unavailable');
   // D23/D31: shared counters in Redis when configured, each call bounded; this instance's own
@@ -190,21 +193,25 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     const observer = services.homologationObserver;
     scope.addHook('onRequest', observer.onRequest);
     scope.addHook('onResponse', observer.onResponse);
-    // What each key does, for presence and usage (modules/usage): counted in memory, written in batches.
-    scope.addHook('onResponse', (request, reply, done) => {
-      if (request.principal) {
-        services.usageRecorder.record(
-          request.principal,
-          routeGroupOf(request.method, request.routeOptions.url),
-          reply.statusCode,
-          reply.elapsedTime,
-        );
-      }
-      done();
-    });
-    scope.addHook('onRequest', (request, reply, done) => {
-      const group = (request.routeOptions.config as { rateLimit?: 'read' | 'write' }).rateLimit ?? 'write';
-      limiters[group](request, reply, done);
+    // Each route, as it is declared, gets the limiter of its group (D23) and the usage counter of
+    // its usage group (modules/usage: counted in memory, written in batches); both run after the
+    // bearer check and the homologation observer above.
+    scope.addHook('onRoute', (route) => {
+      const limiter = limiters[(route.config as { rateLimit?: 'read' | 'write' } | undefined)?.rateLimit ?? 'write'];
+      const fixedGroup = typeof route.method === 'string' ? routeGroupOf(route.method, route.url) : undefined;
+      const recordUsage: onResponseHookHandler = (request, reply, done) => {
+        if (request.principal) {
+          services.usageRecorder.record(
+            request.principal,
+            fixedGroup ?? routeGroupOf(request.method, route.url),
+            reply.statusCode,
+            reply.elapsedTime,
+          );
+        }
+        done();
+      };
+      route.onRequest = [limiter, ...hooksOf(route.onRequest)];
+      route.onResponse = [...hooksOf(route.onResponse), recordUsage];
     });
     await scope.register(onboardingRoutes, { prefix: '/v1', merchants: services.merchants });
     await scope.register(ordersRoutes, { prefix: '/v1', orders: services.orders });
@@ -283,8 +290,8 @@ export async function buildHealthApp(
     return503OnClosing: false,
   });
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
+  registerHttpMetrics(app, services.metrics);
   registerErrorHandling(app);
   registerHealthRoutes(app, { db: services.db, shutdown: options.shutdown, workers: options.workersHealth });
-  registerHttpMetrics(app, services.metrics);
   return app;
 }

@@ -120,7 +120,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     throw error;
   }
 
-  const redis = config.redisUrl ? openRedisClient(config.redisUrl, config.redisTimeoutMs) : undefined;
+  const redis = config.redisUrl ? await openRedisClient(config.redisUrl, config.redisTimeoutMs) : undefined;
   redis?.on('error', () => {}); // reconnects by itself; the rate limiter falls back meanwhile
 
   const services = createServices({ config, db: opened.db, clock: systemClock });

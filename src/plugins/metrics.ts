@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, onResponseHookHandler } from 'fastify';
 import { Counter, collectDefaultMetrics, type Metric, Registry } from 'prom-client';
+import { hooksOf } from './route-hooks.js';
 
 const DURATION_NAME = 'cleaver_http_request_duration_seconds';
 const DURATION_HELP = 'HTTP request duration by method and route';
@@ -109,14 +110,22 @@ export function createMetrics() {
 export type Metrics = ReturnType<typeof createMetrics>;
 
 export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): void {
+  // Each route gets its own onResponse hook that already knows its pattern: reading
+  // `request.routeOptions` builds a new object on every call, and this runs on every request.
+  // Routes registered before this hook would be missed, so buildApp calls it before any route.
+  app.addHook('onRoute', (route) => {
+    const pattern = route.url;
+    const record: onResponseHookHandler = (request, reply, done) => {
+      metrics.http.record(request.method, pattern, reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    // A new array, not a push: Fastify copies a GET route's options for its HEAD twin before
+    // this hook runs, and the twin gets a hook of its own when it passes through here.
+    route.onResponse = [...hooksOf(route.onResponse), record];
+  });
+  // Requests that match no route have no route hooks; `is404` is a plain field read.
   app.addHook('onResponse', (request, reply, done) => {
-    // The route pattern, not the URL, keeps label cardinality bounded.
-    metrics.http.record(
-      request.method,
-      request.routeOptions.url ?? 'unmatched',
-      reply.statusCode,
-      reply.elapsedTime / 1000,
-    );
+    if (request.is404) metrics.http.record(request.method, 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AppError } from '../lib/errors.js';
 
 // D23: fixed one-minute windows per group and key. Counters live in Redis when REDIS_URL is
@@ -39,8 +39,13 @@ export function createMemoryStore(now: () => number = Date.now): RateLimitStore 
   };
 }
 
-/** The client of the shared counters (REDIS_URL), as the server opens it. */
-export function openRedisClient(url: string, timeoutMs: number): Redis {
+/**
+ * The client of the shared counters (REDIS_URL), as the server opens it. ioredis is loaded only
+ * here, by a process that has REDIS_URL: a process without it does not keep the client's code in
+ * memory (RSS after start, docs/benchmarks.md).
+ */
+export async function openRedisClient(url: string, timeoutMs: number): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   return new Redis(url, {
     // D31: a frozen Redis must not hold requests: every call is bounded (the rate limiter also
     // races it against its own timer) and nothing queues while disconnected.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_TOKEN, bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -59,6 +59,38 @@ describe('health, metrics, OpenAPI', () => {
     const sum = sampleOf(after, `cleaver_http_request_duration_seconds_sum{${live}}`);
     expect(sum).toBeGreaterThan(sampleOf(before, `cleaver_http_request_duration_seconds_sum{${live}}`));
     expect(sum).toBeLessThan(sampleOf(after, `cleaver_http_request_duration_seconds_count{${live}}`) * 5);
+  });
+
+  it('counts each request once under its route pattern: HEAD twins of GET routes, routes in prefixed scopes, their refusals', async () => {
+    const pos = await createMerchant(t.app);
+    const count = async (labels: string) => {
+      const lines = (await t.app.inject({ method: 'GET', url: '/metrics' })).body.split('\n');
+      const found = lines.find((l) => l.startsWith(`cleaver_http_requests_total{${labels}}`));
+      return found === undefined ? 0 : Number(found.slice(found.lastIndexOf(' ') + 1));
+    };
+    const series = [
+      'method="HEAD",route="/health/live",status="200"',
+      'method="GET",route="/health/live",status="200"',
+      'method="GET",route="/v1/orders/:orderId",status="404"',
+      'method="GET",route="/v1/orders/:orderId",status="401"',
+    ];
+    const before = await Promise.all(series.map(count));
+    const head = await t.app.inject({ method: 'HEAD', url: '/health/live' });
+    expect(head.statusCode).toBe(200);
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/v1/orders/7b0ea94f-8cc0-4b5a-bd4f-f77309d06ac9',
+      headers: bearer(pos.token),
+    });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ status: 404 });
+    // D23: the order read is in the read group, whatever else the route's hooks do.
+    expect(unknown.headers['ratelimit-policy']).toBe('"read";q=200;w=60');
+    const anonymous = await t.app.inject({ method: 'GET', url: '/v1/orders/7b0ea94f-8cc0-4b5a-bd4f-f77309d06ac9' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toMatchObject({ status: 401 });
+    const after = await Promise.all(series.map(count));
+    expect(after.map((n, i) => n - (before[i] as number))).toEqual([1, 0, 1, 1]);
   });
 
   it('serves an OpenAPI 3 document generated from the route schemas, and a reference UI', async () => {

@@ -21,7 +21,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
 if (redisUrl) {
   describe('Redis store shared by two instances', () => {
     it('enforces one auth budget across both (D23)', async () => {
-      const redis = openRedisClient(redisUrl, 1_000);
+      const redis = await openRedisClient(redisUrl, 1_000);
       // A client address of its own, so other runs sharing this Redis do not count against it.
       const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.7`;
       const a = await createTestApp({ redis, env: { CLEAVER_RATE_LIMIT_AUTH: '10' } });

@@ -5,7 +5,7 @@
 // still refused, and nothing is sent before the check passes. Redirects are never followed
 // (undici's request() follows none unless told to).
 import { isIP } from 'node:net';
-import { Agent, buildConnector, errors } from 'undici';
+import type { Agent, buildConnector } from 'undici';
 import { assertPublicAddress, BlockedAddressError, guardedLookup, type LookupFn } from './address-guard.js';
 
 export interface OutboundAgentOptions {
@@ -20,8 +20,21 @@ export interface OutboundAgentOptions {
   keepAliveTimeoutMs?: number;
 }
 
-export function createOutboundAgent(options: OutboundAgentOptions): Agent {
+/**
+ * undici, loaded by the first outbound request of the process rather than at start: an API
+ * process never sends one, and the client is a megabyte of code kept in memory (RSS after
+ * start, docs/benchmarks.md). Its errors are told apart by their `code`, not by class, so
+ * nothing else here needs it loaded.
+ */
+let loaded: Promise<typeof import('undici')> | undefined;
+export const loadUndici = () => {
+  loaded ??= import('undici');
+  return loaded;
+};
+
+export async function createOutboundAgent(options: OutboundAgentOptions): Promise<Agent> {
   const { guarded } = options;
+  const { Agent, buildConnector } = await loadUndici();
   const baseConnect = buildConnector({
     timeout: Math.min(options.timeoutMs, 10_000),
     ...(guarded ? { lookup: guardedLookup(options.lookup) } : options.lookup ? { lookup: options.lookup } : {}),
@@ -55,6 +68,11 @@ export function createOutboundAgent(options: OutboundAgentOptions): Agent {
 }
 
 /** True when the connection was refused by the address guard (D12). */
+const codeOf = (error: unknown) => (error as { code?: unknown } | undefined)?.code;
+/** undici's headers and body timeouts (UND_ERR_HEADERS_TIMEOUT, UND_ERR_BODY_TIMEOUT). */
+const isUndiciTimeout = (error: unknown) =>
+  codeOf(error) === 'UND_ERR_HEADERS_TIMEOUT' || codeOf(error) === 'UND_ERR_BODY_TIMEOUT';
+
 export function isBlockedAddress(error: unknown): boolean {
   const e = error as { cause?: unknown } | undefined;
   return error instanceof BlockedAddressError || e?.cause instanceof BlockedAddressError;
@@ -66,14 +84,14 @@ export function isBlockedAddress(error: unknown): boolean {
  * target the merchant chose would make the platform a port scanner.
  */
 export function describeOutboundError(error: unknown, timeoutMs: number, signal?: AbortSignal): string {
-  if (signal?.aborted || error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
+  if (signal?.aborted || isUndiciTimeout(error)) {
     return `Timed out after ${timeoutMs} ms`;
   }
   const e = error as { code?: string; message?: string; cause?: unknown };
   const cause = e.cause as { code?: string; message?: string } | undefined;
   if (error instanceof BlockedAddressError) return error.message;
   if (cause instanceof BlockedAddressError) return cause.message;
-  if (error instanceof errors.ConnectTimeoutError) return `Connect timeout: ${e.message}`;
+  if (codeOf(error) === 'UND_ERR_CONNECT_TIMEOUT') return `Connect timeout: ${e.message}`;
   const code = e.code ?? cause?.code;
   const message = e.message ?? String(error);
   return code && !message.includes(code) ? `${code}: ${message}` : message;
@@ -85,7 +103,7 @@ export function describeOutboundError(error: unknown, timeoutMs: number, signal?
  * anyway).
  */
 export function publicOutboundError(error: unknown, timeoutMs: number, signal?: AbortSignal): string {
-  if (signal?.aborted || error instanceof errors.HeadersTimeoutError || error instanceof errors.BodyTimeoutError) {
+  if (signal?.aborted || isUndiciTimeout(error)) {
     return `no answer within ${timeoutMs} ms`;
   }
   if (isBlockedAddress(error)) return 'the address is not allowed (only public https addresses are reached)';

@@ -9,8 +9,7 @@
 // applied one (catalog-sync-process.ts decides; this file only fetches).
 import { createHash } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { request } from 'undici';
-import { describeOutboundError, publicOutboundError } from '../../lib/net/outbound-agent.js';
+import { describeOutboundError, loadUndici, publicOutboundError } from '../../lib/net/outbound-agent.js';
 
 export interface PullLimits {
   timeoutMs: number;
@@ -63,6 +62,7 @@ export async function fetchPosCatalog(
   }
   const signal = AbortSignal.timeout(limits.timeoutMs);
   try {
+    const { request } = await loadUndici();
     const response = await request(url, {
       method: 'GET',
       headers: {

@@ -125,7 +125,11 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
     const limits = deps.pullLimits ?? DEFAULT_PULL_LIMITS;
     const production = deps.production === true;
     // One agent per pull: pulls are rare, and nothing stays open between them.
-    const dispatcher = createOutboundAgent({ guarded: production, timeoutMs: limits.timeoutMs, lookup: deps.lookup });
+    const dispatcher = await createOutboundAgent({
+      guarded: production,
+      timeoutMs: limits.timeoutMs,
+      lookup: deps.lookup,
+    });
     const fetched = await fetchPosCatalog(target, { dispatcher, production }, limits, usable?.etag ?? null).finally(
       () => dispatcher.close().catch(() => {}),
     );

@@ -1,10 +1,10 @@
 // One HTTP POST of a webhook (D11): success = a 2xx within the timeout; a redirect is a failure
 // and is never followed; the answer is kept as a snippet of at most 1 KB. In production every
 // connection goes through the SSRF guard (D12).
-import { request } from 'undici';
+import type { Agent } from 'undici';
 import type { CleaverEnv } from '../../config.js';
 import type { LookupFn } from '../../lib/net/address-guard.js';
-import { createOutboundAgent, describeOutboundError } from '../../lib/net/outbound-agent.js';
+import { createOutboundAgent, describeOutboundError, loadUndici } from '../../lib/net/outbound-agent.js';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const SNIPPET_BYTES = 1024;
@@ -31,12 +31,20 @@ export interface SenderOptions {
 export function createWebhookSender(options: SenderOptions) {
   const production = options.env === 'production';
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const agent = createOutboundAgent({
-    guarded: production,
-    timeoutMs,
-    lookup: options.lookup,
-    connectionsPerOrigin: options.connectionsPerOrigin,
-  });
+  // Made by the first send (undici is loaded then: src/lib/net/outbound-agent.ts).
+  let transport: Promise<{ request: typeof import('undici').request; agent: Agent }> | undefined;
+  const transportOf = () => {
+    transport ??= Promise.all([
+      loadUndici(),
+      createOutboundAgent({
+        guarded: production,
+        timeoutMs,
+        lookup: options.lookup,
+        connectionsPerOrigin: options.connectionsPerOrigin,
+      }),
+    ]).then(([undici, agent]) => ({ request: undici.request, agent }));
+    return transport;
+  };
 
   async function send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     const started = performance.now();
@@ -56,6 +64,7 @@ export function createWebhookSender(options: SenderOptions) {
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       // undici's request() follows no redirects unless told to: a 3xx comes back as is.
+      const { request, agent } = await transportOf();
       const res = await request(target, {
         method: 'POST',
         headers: { 'user-agent': USER_AGENT, ...headers },
@@ -90,7 +99,9 @@ export function createWebhookSender(options: SenderOptions) {
   return {
     send,
     timeoutMs,
-    close: () => agent.close(),
+    close: async () => {
+      if (transport) await (await transport).agent.close();
+    },
   };
 }
 
