@@ -23,27 +23,34 @@ try {
     bare: () => load({ url: info.bareUrl, durationSec: SECONDS }),
     app: () => load({ url: `${info.appUrl}/health/live`, durationSec: SECONDS }),
     open: () => load({ url: `${info.appUrl}/v1/bench/open`, durationSec: SECONDS }),
+    // The same unauthenticated route sent the same Authorization header (ignored there): what
+    // carrying a ~330-byte token costs the client and the HTTP parser, apart from checking it.
+    openWithToken: () => load({ url: `${info.appUrl}/v1/bench/open`, headers: auth, durationSec: SECONDS }),
     authed: () => load({ url: `${info.appUrl}/v1/bench/ping`, headers: auth, durationSec: SECONDS }),
   };
   // Warm up JIT and the token cache.
   for (const run of Object.values(targets)) await run();
 
-  const rows: Record<keyof typeof targets, number[]> = { bare: [], app: [], open: [], authed: [] };
+  const rows: Record<keyof typeof targets, number[]> = { bare: [], app: [], open: [], openWithToken: [], authed: [] };
   const authRatios: number[] = [];
   const appRatios: number[] = [];
   const healthRatios: number[] = [];
   const layerRatios: number[] = [];
+  const checkRatios: number[] = [];
   let errors = 0;
   for (let round = 0; round < ROUNDS; round++) {
     const bare = await targets.bare();
     const app = await targets.app();
     const open = await targets.open();
+    const openWithToken = await targets.openWithToken();
     const authed = await targets.authed();
-    errors += authed.non2xx + app.non2xx + open.non2xx;
+    errors += authed.non2xx + app.non2xx + open.non2xx + openWithToken.non2xx;
     rows.bare.push(bare.requestsPerSec);
     rows.app.push(app.requestsPerSec);
     rows.open.push(open.requestsPerSec);
+    rows.openWithToken.push(openWithToken.requestsPerSec);
     rows.authed.push(authed.requestsPerSec);
+    checkRatios.push(ratio(authed.requestsPerSec, openWithToken.requestsPerSec));
     healthRatios.push(ratio(app.requestsPerSec, bare.requestsPerSec));
     layerRatios.push(ratio(authed.requestsPerSec, open.requestsPerSec));
     authRatios.push(ratio(authed.requestsPerSec, bare.requestsPerSec));
@@ -68,11 +75,15 @@ try {
   console.log(`bare Fastify route              median ${fmt(median(rows.bare))} req/s`);
   console.log(`app route, no auth (/health)    median ${fmt(median(rows.app))} req/s`);
   console.log(`same route, no auth             median ${fmt(median(rows.open))} req/s`);
+  console.log(`same route, token sent, no auth median ${fmt(median(rows.openWithToken))} req/s`);
   console.log(`authenticated route (cached)    median ${fmt(median(rows.authed))} req/s`);
   console.log(
     `ratio authenticated / bare      ${fmt(authRatio, 2)} (auth + app hooks cost ${fmt((1 - authRatio) * 100, 1)} %; target < 20 %)`,
   );
   console.log(`ratio authenticated / app route ${fmt(median(appRatios), 2)} (the bearer check and rate limit alone)`);
+  console.log(
+    `ratio authenticated / same route with the token sent ${fmt(median(checkRatios), 2)} (the server's check, limit and D23 headers, without the token's bytes on the wire)`,
+  );
   console.log(
     `POST /oauth/token               ${fmt(token.requestsPerSec)} req/s, p99 ${token.p99Ms} ms; ratio to bare ${fmt(ratio(token.requestsPerSec, bareAfter.requestsPerSec), 3)}`,
   );

@@ -53,6 +53,29 @@ describe('usage per key and route group', () => {
       ]);
       // Presence counts what worked: the poll that got 429 does not move lastPollAt.
       expect(usage.presence).toMatchObject({ state: 'online', lastPollAt: start.toISOString() });
+
+      // One row per key, minute and group: a minute later the same groups count on new rows.
+      clock.advance(61_000);
+      await t.app.inject({ url: '/v1/events:polling', headers: auth }); // still 429 (real-time window)
+      await t.app.inject({ method: 'POST', url: `/v1/orders/${order.id}/confirm`, headers: auth, payload: confirm }); // 400
+      await t.services.usageRecorder.flush();
+      const { rows } = await t.database.db.query<{
+        minute: Date;
+        route_group: string;
+        requests: number;
+        throttled: number;
+      }>(
+        'SELECT minute, route_group, requests, throttled FROM key_usage_minutes WHERE key_id = $1 ORDER BY minute, route_group',
+        [me.keyId],
+      );
+      const second = new Date(start.getTime() + 60_000);
+      expect(rows.map((r) => [r.minute.toISOString(), r.route_group, r.requests, r.throttled])).toEqual([
+        [start.toISOString(), 'order-actions', 2, 0],
+        [start.toISOString(), 'orders-read', 2, 0],
+        [start.toISOString(), 'poll', 2, 1],
+        [second.toISOString(), 'order-actions', 1, 0],
+        [second.toISOString(), 'poll', 1, 1],
+      ]);
     } finally {
       await t.close();
     }
