@@ -6,9 +6,10 @@
 import type { LookupAddress } from 'node:dns';
 import { lookup as systemLookup } from 'node:dns';
 import { createServer, type Server, type Socket } from 'node:net';
+import { errors } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LookupFn } from '../../src/lib/net/address-guard.js';
-import { publicOutboundError } from '../../src/lib/net/outbound-agent.js';
+import { describeOutboundError, publicOutboundError } from '../../src/lib/net/outbound-agent.js';
 import { adminHeaders, bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 
 const PUBLIC_ADDRESS = '93.184.216.34';
@@ -145,5 +146,15 @@ describe('failure texts a merchant reads reveal nothing about the target', () =>
       publicOutboundError(Object.assign(new Error(`connect ${code} 10.0.0.1:22`), { code }), 1000),
     );
     expect(new Set(texts)).toEqual(new Set(['the connection could not be completed']));
+  });
+
+  it("undici's own timeouts read as timeouts, told apart by their code (undici is loaded lazily)", () => {
+    for (const error of [new errors.HeadersTimeoutError(), new errors.BodyTimeoutError()]) {
+      expect(publicOutboundError(error, 1000)).toBe('no answer within 1000 ms');
+      expect(describeOutboundError(error, 1000)).toBe('Timed out after 1000 ms');
+    }
+    const connect = new errors.ConnectTimeoutError();
+    expect(publicOutboundError(connect, 1000)).toBe('the connection could not be completed');
+    expect(describeOutboundError(connect, 1000)).toBe(`Connect timeout: ${connect.message}`);
   });
 });

@@ -67,12 +67,12 @@ export async function createOutboundAgent(options: OutboundAgentOptions): Promis
   });
 }
 
-/** True when the connection was refused by the address guard (D12). */
 const codeOf = (error: unknown) => (error as { code?: unknown } | undefined)?.code;
 /** undici's headers and body timeouts (UND_ERR_HEADERS_TIMEOUT, UND_ERR_BODY_TIMEOUT). */
 const isUndiciTimeout = (error: unknown) =>
   codeOf(error) === 'UND_ERR_HEADERS_TIMEOUT' || codeOf(error) === 'UND_ERR_BODY_TIMEOUT';
 
+/** True when the connection was refused by the address guard (D12). */
 export function isBlockedAddress(error: unknown): boolean {
   const e = error as { cause?: unknown } | undefined;
   return error instanceof BlockedAddressError || e?.cause instanceof BlockedAddressError;
