@@ -178,6 +178,7 @@ try {
     p99: number;
     max: number;
     missed: number;
+    missedBySecond: Record<string, number>;
     sent: number;
     keys: number;
     statuses: Record<string, number>;
@@ -191,7 +192,7 @@ try {
     const errors = r.sent - answered;
     console.log(
       `${r.name}, ${fmt(r.keys)} distinct keys: ${fmt(r.completedPerSec)} polls/s answered; latency from the scheduled time p50 ${fmt(r.p50, 1)} ms, ` +
-        `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max)} ms; answers ${JSON.stringify(r.statuses)}; not sent on time ${r.missed}; ` +
+        `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max)} ms; answers ${JSON.stringify(r.statuses)}; not sent on time ${r.missed}${lateSeconds(r.missedBySecond)}; ` +
         `CPU of the API processes ${fmt((r.cpuMs / Math.max(1, answered)) * 1000, 0)} µs per poll ` +
         `(PostgreSQL ${fmt((r.postgresMs / Math.max(1, answered)) * 1000, 0)} µs, Redis ${fmt((r.redisMs / Math.max(1, answered)) * 1000, 0)} µs)`,
     );
@@ -224,4 +225,10 @@ try {
   await new Promise((r) => setTimeout(r, 300));
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
+}
+
+/** " (second 0: 812, second 1: 154)": where in the phase the polls not sent on time fell. */
+function lateSeconds(bySecond: Record<string, number>): string {
+  const parts = Object.entries(bySecond).map(([second, n]) => `second ${second}: ${n}`);
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }

@@ -26,6 +26,9 @@ async function phase(name: string, seconds: number) {
   const statuses: Record<string, number> = {};
   let inFlight = 0;
   let missed = 0;
+  // Where in the phase the misses fell (second → count): a burst at the start is the processes
+  // warming up, misses spread over the phase are a rate the service cannot hold.
+  const missedBySecond: Record<number, number> = {};
   let sent = 0;
   const started = performance.now();
   const total = Math.round(opts.rate * seconds);
@@ -60,8 +63,11 @@ async function phase(name: string, seconds: number) {
     while (scheduled < dueCount) {
       const due = started + (scheduled * 1000) / opts.rate;
       scheduled++;
-      if (inFlight >= opts.maxInFlight) missed++;
-      else fire(due);
+      if (inFlight >= opts.maxInFlight) {
+        missed++;
+        const second = Math.floor((now - started) / 1000);
+        missedBySecond[second] = (missedBySecond[second] ?? 0) + 1;
+      } else fire(due);
     }
     await new Promise((r) => setTimeout(r, 1));
   }
@@ -77,6 +83,7 @@ async function phase(name: string, seconds: number) {
     keys: Math.min(keys, sent),
     sent,
     missed,
+    missedBySecond,
     completedPerSec: latencies.length / elapsed,
     p50: pct(0.5),
     p99: pct(0.99),
