@@ -1,10 +1,24 @@
 // Operator passwords: Argon2id (memory-hard) through @node-rs/argon2, with its defaults
 // (19 MiB, 2 passes, 1 lane: the OWASP minimum for Argon2id) written out so that a library
 // upgrade cannot weaken them silently. docs/adr/operator-accounts.md says why this library.
-import { Algorithm, hash, verify } from '@node-rs/argon2';
 import { badRequest } from '../../lib/errors.js';
 
-const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+// The native module is loaded by the first password to hash or check, not at start: most
+// processes never see one (RSS after start, docs/benchmarks.md: about 13 MiB for the addon).
+let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
+const loadArgon2 = () => {
+  argon2 ??= import('@node-rs/argon2');
+  return argon2;
+};
+
+async function argon2id() {
+  const { Algorithm, hash, verify } = await loadArgon2();
+  const options = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+  return {
+    hash: (password: string) => hash(password, options),
+    verify: (stored: string, password: string) => verify(stored, password),
+  };
+}
 
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
@@ -16,7 +30,7 @@ export function checkPasswordPolicy(password: string, field = 'password'): void 
   if ([...password].length > PASSWORD_MAX) throw badRequest(`${field} must be at most ${PASSWORD_MAX} characters long`);
 }
 
-export const hashPassword = (password: string): Promise<string> => hash(password, OPTIONS);
+export const hashPassword = async (password: string): Promise<string> => (await argon2id()).hash(password);
 
 // A real hash of a random password: checked when the account does not exist (or has no
 // password) so that the answer takes as long as for a real account.
@@ -24,6 +38,7 @@ let dummy: Promise<string> | undefined;
 
 /** True when `password` matches `stored`; a missing hash costs the same time and is false. */
 export async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
+  const { verify } = await argon2id();
   if (!stored) {
     dummy ??= hashPassword(`no-account-${Math.random()}`);
     await verify(await dummy, password).catch(() => false);
