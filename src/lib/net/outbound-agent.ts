@@ -23,14 +23,10 @@ export interface OutboundAgentOptions {
 /**
  * undici, loaded by the first outbound request of the process rather than at start: an API
  * process never sends one, and the client is a megabyte of code kept in memory (RSS after
- * start, docs/benchmarks.md). Its errors are told apart by their `code`, not by class, so
- * nothing else here needs it loaded.
+ * start, docs/benchmarks.md). The module loader keeps it once loaded. Its errors are told apart
+ * by their `code`, not by class, so nothing else here needs it loaded.
  */
-let loaded: Promise<typeof import('undici')> | undefined;
-export const loadUndici = () => {
-  loaded ??= import('undici');
-  return loaded;
-};
+export const loadUndici = () => import('undici');
 
 export async function createOutboundAgent(options: OutboundAgentOptions): Promise<Agent> {
   const { guarded } = options;

@@ -5,14 +5,8 @@ import { badRequest } from '../../lib/errors.js';
 
 // The native module is loaded by the first password to hash or check, not at start: most
 // processes never see one (RSS after start, docs/benchmarks.md: about 13 MiB for the addon).
-let argon2: Promise<typeof import('@node-rs/argon2')> | undefined;
-const loadArgon2 = () => {
-  argon2 ??= import('@node-rs/argon2');
-  return argon2;
-};
-
 async function argon2id() {
-  const { Algorithm, hash, verify } = await loadArgon2();
+  const { Algorithm, hash, verify } = await import('@node-rs/argon2');
   const options = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
   return {
     hash: (password: string) => hash(password, options),
