@@ -12,6 +12,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
+import { serviceEnv } from '../scripts/service-env.mjs';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { migrate } from '../src/db/migrate.js';
@@ -78,14 +79,14 @@ const children = new Set<ChildProcess>();
 
 async function startWorker(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--enable-source-maps', 'dist/cli.js', 'serve', '--role', 'worker'], {
-    env: {
+    env: serviceEnv({
       ...process.env,
       PORT: '0',
       DATABASE_URL: url.toString(),
       CLEAVER_ADMIN_TOKEN: ADMIN,
       CLEAVER_SECRET_KEY: SECRET,
       CLEAVER_DATA_DIR: '/nonexistent-bench-dir',
-    },
+    }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.add(child);

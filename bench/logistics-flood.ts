@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import pg from 'pg';
 import { request } from 'undici';
+import { serviceEnv } from '../scripts/service-env.mjs';
 import { fmt, machine, reportRow } from './support/measure.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -62,7 +63,7 @@ async function json(url: string, method: string, headers: Record<string, string>
 
 try {
   const server = spawn(process.execPath, ['--enable-source-maps', 'dist/cli.js', 'serve'], {
-    env: {
+    env: serviceEnv({
       ...process.env,
       PORT: '0',
       DATABASE_URL: dbUrl.toString(),
@@ -70,7 +71,7 @@ try {
       CLEAVER_SECRET_KEY: 'bench-secret-key-0123456789abcdefghijklmnopqrstu',
       CLEAVER_DATA_DIR: '/nonexistent-bench-dir',
       CLEAVER_RATE_LIMIT_READ: '10000000',
-    },
+    }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(server);

@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import pg from 'pg';
+import { serviceEnv } from '../scripts/service-env.mjs';
 import { migrate } from '../src/db/migrate.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { deriveKey } from '../src/lib/crypto.js';
@@ -109,7 +110,7 @@ try {
     // BENCH_STORM_PROF=dir: CPU profiles of the API processes (written when they stop).
     const prof = process.env.BENCH_STORM_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_STORM_PROF] : [];
     const child = spawn(process.execPath, [...prof, '--enable-source-maps', 'dist/cli.js', 'serve', '--role', 'api'], {
-      env: {
+      env: serviceEnv({
         ...process.env,
         PORT: '0',
         DATABASE_URL: dbUrl.toString(),
@@ -117,7 +118,7 @@ try {
         CLEAVER_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijklmnop',
         CLEAVER_SECRET_KEY: SECRET,
         CLEAVER_DATA_DIR: '/nonexistent-bench-dir',
-      },
+      }),
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     children.push(child);

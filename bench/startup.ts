@@ -1,22 +1,25 @@
 // Start-to-ready and RSS after start (architecture.md#benchmarks): the production build
-// (`node dist/cli.js serve`, what `npm start` runs) on PostgreSQL and on the embedded PGlite,
-// against a bare Fastify hello started the same way in the same rounds (the floor: Node itself,
-// loading Fastify, listening). Ready = the "listening on" line; a GET /health/live then must
-// answer 200. RSS is read from /proc/PID/status 2 s after ready (the first GC has run), and once
-// per target after SETTLE_SEC idle: V8's memory reducer gives back the young generation that
-// starting grew only after several idle seconds (18–25 s in our runs), so both are reported.
-// Each database is started once before the rounds (first start: data directory created,
-// migrations applied), so the rounds measure an ordinary restart. Medians of interleaved rounds.
+// (`node dist/cli.js serve` in the environment `npm start` gives it, scripts/service-env.mjs) on
+// PostgreSQL and on the embedded PGlite, against a bare Fastify hello started the same way in the
+// same rounds (the floor: Node itself, loading Fastify, listening). Ready = the "listening on"
+// line; a GET /health/live then must answer 200. RSS is read from /proc/PID/status 2 s after ready
+// (the first GC has run), and, in SETTLE_ROUNDS more processes per target, after SETTLE_SEC idle:
+// V8's memory reducer gives back the young generation that starting grew only after several idle
+// seconds (18–25 s in our runs), so both are reported. Each database is started once before the
+// rounds (first start: data directory created, migrations applied), so the rounds measure an
+// ordinary restart. Medians of interleaved rounds.
 // Run: node --import tsx bench/startup.ts (builds dist/ first when it is stale).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { serviceEnv } from '../scripts/service-env.mjs';
 import { fmt, machine, median, reportRow } from './support/measure.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SETTLE_SEC = Number(process.env.BENCH_SETTLE_SEC ?? 30);
+const SETTLE_ROUNDS = Number(process.env.BENCH_SETTLE_ROUNDS ?? 3);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const root = process.cwd();
 
@@ -32,7 +35,10 @@ const rssMiB = (pid: number) => {
 /** Spawns, waits for a line matching `ready`, checks the URL answers, samples RSS, stops. */
 async function startOnce(args: string[], env: Record<string, string>, ready: RegExp, path: string, settleMs = 0) {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    env: serviceEnv({ ...process.env, ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let errText = '';
   child.stderr?.on('data', (c) => {
     errText += c;
@@ -108,10 +114,20 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const name of Object.keys(targets) as (keyof typeof targets)[]) rows[name].push(await targets[name]());
   }
-  const settled = {} as Record<keyof typeof targets, number>;
-  for (const name of Object.keys(targets) as (keyof typeof targets)[]) {
-    settled[name] = (await targets[name](SETTLE_SEC * 1000)).settledRss;
+  // Settled RSS depends on whether V8's memory reducer has run yet, which varies from process to
+  // process: a median of SETTLE_ROUNDS processes per target. The three targets idle side by side
+  // (idle processes do not disturb each other), so this costs SETTLE_ROUNDS × SETTLE_SEC.
+  const settledRuns = { bare: [], postgres: [], pglite: [] } as Record<keyof typeof targets, number[]>;
+  for (let round = 0; round < SETTLE_ROUNDS; round++) {
+    const names = Object.keys(targets) as (keyof typeof targets)[];
+    const runs = await Promise.all(names.map((name) => targets[name](SETTLE_SEC * 1000)));
+    names.forEach((name, i) => settledRuns[name].push(runs[i]?.settledRss ?? Number.NaN));
   }
+  const settled = {
+    bare: median(settledRuns.bare),
+    postgres: median(settledRuns.postgres),
+    pglite: median(settledRuns.pglite),
+  };
   const med = (name: keyof typeof targets, k: 'readyMs' | 'rss') => median(rows[name].map((r) => r[k]));
   console.log(`machine: ${machine()}; ${ROUNDS} interleaved rounds; node dist/cli.js serve (production build)`);
   console.log(
@@ -121,7 +137,7 @@ try {
     console.log(
       `${name.padEnd(9)} ready ${rows[name].map((r) => fmt(r.readyMs)).join(' / ')} ms (median ${fmt(med(name, 'readyMs'))}); ` +
         `RSS ${rows[name].map((r) => fmt(r.rss)).join(' / ')} MiB (median ${fmt(med(name, 'rss'))}); ` +
-        `RSS after ${SETTLE_SEC} s idle ${fmt(settled[name])} MiB`,
+        `RSS after ${SETTLE_SEC} s idle ${settledRuns[name].map((r) => fmt(r)).join(' / ')} MiB (median ${fmt(settled[name])})`,
     );
   }
   const bareMs = med('bare', 'readyMs');

@@ -45,6 +45,11 @@ describe.runIf(testDbKind() === 'pglite')('production build', () => {
       const ready = await fetch(`${url}/health/ready`);
       expect(ready.status).toBe(200);
       expect((await fetch(`${url}/console/login`)).status).toBe(200);
+      // The service runs in the environment of scripts/service-env.mjs (docs/adr/0008).
+      const servicePid = Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim());
+      const environ = readFileSync(`/proc/${servicePid}/environ`, 'utf8').split('\0');
+      expect(environ).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+      expect(readFileSync(`/proc/${servicePid}/cmdline`, 'utf8')).toContain('dist/cli.js');
       const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
