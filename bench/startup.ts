@@ -121,7 +121,7 @@ try {
   for (let round = 0; round < SETTLE_ROUNDS; round++) {
     const names = Object.keys(targets) as (keyof typeof targets)[];
     const runs = await Promise.all(names.map((name) => targets[name](SETTLE_SEC * 1000)));
-    names.forEach((name, i) => settledRuns[name].push(runs[i]?.settledRss ?? Number.NaN));
+    for (const [i, name] of names.entries()) settledRuns[name].push(runs[i]?.settledRss ?? Number.NaN);
   }
   const settled = {
     bare: median(settledRuns.bare),
