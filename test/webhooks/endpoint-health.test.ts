@@ -101,6 +101,33 @@ describe('endpoint health', () => {
       disabledReason: 'HTTP 410 Gone from the receiver',
     });
   });
+
+  it('a burst of attempts: health in a few statements, ending on the latest outcome', async () => {
+    // Results finishing one by one over 0.6 s, the last a failure. Each would be a results batch,
+    // and each batch its own health statement, but health is written at most every 250 ms.
+    const { t, receiver, merchant, webhooks } = await setup({}, '0');
+    receiver.setHandler((_request, index) =>
+      index === 11 ? { status: 503, delayMs: 600 } : { status: 200, delayMs: 50 * index },
+    );
+    const db = t.database.db;
+    const query = db.query;
+    let healthStatements = 0;
+    db.query = ((sql: string, ...rest: unknown[]) => {
+      if (sql.includes('INSERT INTO webhook_endpoint_health')) healthStatements += 1;
+      return (query as (...args: unknown[]) => unknown).call(db, sql, ...rest);
+    }) as typeof db.query;
+    try {
+      for (let i = 0; i < 12; i++) await createSimpleOrder(t.app, merchant.merchantId);
+      await webhooks.drain({ maxWaitMs: 5_000 });
+    } finally {
+      db.query = query;
+    }
+    expect(receiver.requests).toHaveLength(12);
+    expect(healthStatements).toBeGreaterThanOrEqual(1);
+    expect(healthStatements).toBeLessThanOrEqual(5);
+    expect(await health(t, merchant.merchantId)).toMatchObject({ state: 'failing', lastError: 'HTTP 503' });
+    expect((await notices(t, merchant.merchantId)).map((n) => n.kind)).toEqual(['webhook.failing']);
+  });
 });
 
 describe('bulk actions', () => {

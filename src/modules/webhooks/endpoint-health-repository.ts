@@ -14,8 +14,10 @@ export interface HealthChange {
 
 /**
  * Folds a batch of attempt outcomes into each merchant's endpoint health, set-based, and returns
- * the merchants whose state changed. Only the latest outcome per merchant counts; a failure
- * keeps the time the endpoint started failing.
+ * the merchants whose state changed. `outcomes` are in the order the attempts finished, and the
+ * last to finish per merchant decides its state: attempts run side by side, so a slow one that
+ * started first can be the newest news about the endpoint. A failure keeps the time the endpoint
+ * started failing.
  */
 export async function updateEndpointHealth(
   db: Queryable,
@@ -24,9 +26,10 @@ export async function updateEndpointHealth(
   if (outcomes.length === 0) return [];
   const { rows } = await db.query<HealthChange>(
     `WITH r AS (
-       SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::text[], $4::timestamptz[]) AS r(merchant_id, ok, error, at)
+       SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::text[], $4::timestamptz[]) WITH ORDINALITY
+         AS r(merchant_id, ok, error, at, finished)
      ), latest AS (
-       SELECT DISTINCT ON (merchant_id) merchant_id, ok, error, at FROM r ORDER BY merchant_id, at DESC
+       SELECT DISTINCT ON (merchant_id) merchant_id, ok, error, at FROM r ORDER BY merchant_id, finished DESC
      ), first_failure AS (
        SELECT merchant_id, min(at) AS at FROM r WHERE NOT ok GROUP BY merchant_id
      ), previous AS (

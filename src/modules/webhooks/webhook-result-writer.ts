@@ -11,20 +11,31 @@ type Outcome = { merchantId: string; ok: boolean; error: string | null; at: Date
  * Endpoint health follows the same results through its own group commit, beside the results
  * rather than after each of them: a results write used to wait for the previous batch's health
  * statement, which made the writer's cycle 1.6× longer and capped a PostgreSQL worker near
- * 4,700 deliveries/s (docs/benchmarks.md, "Webhooks").
+ * 4,700 deliveries/s (docs/benchmarks.md, "Webhooks"). It is also written at most once every
+ * `healthEveryMs`, folding every outcome since the last statement: health is a summary for
+ * operators, and one statement per results batch was 18 % of a PGlite drain (docs/benchmarks.md,
+ * "Figures of 2026-11-25, sixth session"). A state change is reported that much later at most.
  */
 export function createResultWriter(
   db: Db,
-  options: { maxBatch?: number; onHealthChange?: (changes: repo.HealthChange[]) => Promise<void> } = {},
+  options: {
+    maxBatch?: number;
+    healthEveryMs?: number;
+    onHealthChange?: (changes: repo.HealthChange[]) => Promise<void>;
+  } = {},
 ) {
   const maxBatch = options.maxBatch ?? 500;
+  const healthEveryMs = options.healthEveryMs ?? 250;
   let buffer: Array<{ result: repo.AttemptResult; done: (error?: unknown) => void }> = [];
   let busy = false;
   let outcomes: Outcome[] = [];
   let healthBusy = false;
+  let healthTimer: NodeJS.Timeout | undefined;
+  let lastHealthAt = Number.NEGATIVE_INFINITY;
   let idleWaiters: Array<() => void> = [];
 
-  const isIdle = () => !busy && !healthBusy && buffer.length === 0 && outcomes.length === 0;
+  const isIdle = () =>
+    !busy && !healthBusy && healthTimer === undefined && buffer.length === 0 && outcomes.length === 0;
   const settle = () => {
     if (!isIdle()) return;
     const waiters = idleWaiters;
@@ -64,8 +75,17 @@ export function createResultWriter(
   }
 
   async function writeHealth(): Promise<void> {
-    if (healthBusy || outcomes.length === 0) return;
+    if (healthBusy || healthTimer !== undefined || outcomes.length === 0) return;
+    const wait = lastHealthAt + healthEveryMs - performance.now();
+    if (wait > 0) {
+      healthTimer = setTimeout(() => {
+        healthTimer = undefined;
+        void writeHealth();
+      }, wait);
+      return;
+    }
     healthBusy = true;
+    lastHealthAt = performance.now();
     // Everything gathered since the last statement, in order: only each merchant's latest
     // outcome counts, and a failure keeps the earliest failing time of the batch.
     const batch = outcomes;
@@ -77,7 +97,7 @@ export function createResultWriter(
       // Health is derived: the next attempt's write brings it up to date.
     } finally {
       healthBusy = false;
-      if (outcomes.length > 0) setImmediate(writeHealth);
+      if (outcomes.length > 0) void writeHealth();
       settle();
     }
   }

@@ -35,11 +35,16 @@ export function createWebhooksService(deps: WebhooksDeps) {
   const { db, clock } = deps;
   const metrics = createWebhookMetrics(deps.registry, db);
 
-  /** An endpoint that starts or stops failing is an operator notice. */
+  /**
+   * An endpoint that starts or stops failing is an operator notice. A first attempt that succeeds
+   * is a change too (from no health at all), but nothing recovered: no notice.
+   */
   async function noticeHealthChanges(changes: repo.HealthChange[]): Promise<void> {
     const at = clock.now();
+    const noticed = changes.filter((c) => c.state === 'failing' || c.previous === 'failing');
+    if (noticed.length === 0) return;
     await deps.notices?.raise(
-      changes.map((c) =>
+      noticed.map((c) =>
         c.state === 'failing'
           ? {
               at,
