@@ -97,20 +97,24 @@ export function createUsageRecorder(deps: {
     const at = (ms: number) => (ms ? new Date(ms) : null);
     flushing = (async () => {
       try {
-        await repo.addUsage(
-          db,
-          [...batch.values()].map((c) => ({ ...c, minute: new Date(c.minute) })),
-        );
-        await repo.advancePresence(
-          db,
-          [...presence.entries()].map(([keyId, s]) => ({
-            keyId,
-            merchantId: s.merchantId,
-            lastRequestAt: at(s.lastRequestAt),
-            lastPollAt: at(s.lastPollAt),
-            lastAckAt: at(s.lastAckAt),
-          })),
-        );
+        // Both statements or neither: a failure puts the whole batch back (below), so counters
+        // written by a first statement that succeeded would be added a second time.
+        await db.transaction(async (tx) => {
+          await repo.addUsage(
+            tx,
+            [...batch.values()].map((c) => ({ ...c, minute: new Date(c.minute) })),
+          );
+          await repo.advancePresence(
+            tx,
+            [...presence.entries()].map(([keyId, s]) => ({
+              keyId,
+              merchantId: s.merchantId,
+              lastRequestAt: at(s.lastRequestAt),
+              lastPollAt: at(s.lastPollAt),
+              lastAckAt: at(s.lastAckAt),
+            })),
+          );
+        });
       } catch (error) {
         // Database away: keep the figures and merge them into the next flush.
         for (const [id, c] of batch) {
