@@ -4,6 +4,7 @@
 // everything since a time is sent again in order. A delivery held behind an earlier one says so.
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/lib/clock.js';
+import { updateEndpointHealth } from '../../src/modules/webhooks/webhooks-repository.js';
 import { expectError } from '../support/expect-error.js';
 import { createSimpleOrder } from '../support/orders.js';
 import { adminHeaders, bearer } from '../support/test-app.js';
@@ -127,6 +128,44 @@ describe('endpoint health', () => {
     expect(healthStatements).toBeLessThanOrEqual(5);
     expect(await health(t, merchant.merchantId)).toMatchObject({ state: 'failing', lastError: 'HTTP 503' });
     expect((await notices(t, merchant.merchantId)).map((n) => n.kind)).toEqual(['webhook.failing']);
+  });
+
+  it('outcomes folded together: the last to finish decides, failing since the failures after the last success', async () => {
+    const { t, merchant } = await setup();
+    const at = (s: number) => new Date(Date.UTC(2026, 2, 2, 12, 0, s));
+    const outcome = (ok: boolean, s: number) => ({
+      merchantId: merchant.merchantId,
+      ok,
+      error: ok ? null : `HTTP 50${s}`,
+      at: at(s),
+    });
+    // In the order they finished: a failure, a success, then two failures (the slower one had
+    // started first).
+    const changes = await updateEndpointHealth(t.database.db, [
+      outcome(false, 1),
+      outcome(true, 2),
+      outcome(false, 4),
+      outcome(false, 3),
+    ]);
+    expect(changes).toMatchObject([{ merchant_id: merchant.merchantId, previous: null, state: 'failing' }]);
+    expect(await health(t, merchant.merchantId)).toMatchObject({
+      state: 'failing',
+      failingSince: at(3).toISOString(),
+      lastError: 'HTTP 503',
+      lastSuccessAt: at(2).toISOString(),
+      lastAttemptAt: at(4).toISOString(),
+    });
+    // Still failing, but a success in between: the new run of failures starts later.
+    expect(await updateEndpointHealth(t.database.db, [outcome(true, 5), outcome(false, 6)])).toEqual([]);
+    expect(await health(t, merchant.merchantId)).toMatchObject({
+      state: 'failing',
+      failingSince: at(6).toISOString(),
+      lastSuccessAt: at(5).toISOString(),
+      lastAttemptAt: at(6).toISOString(),
+    });
+    // Failing on: the run goes on from where it started.
+    await updateEndpointHealth(t.database.db, [outcome(false, 7)]);
+    expect(await health(t, merchant.merchantId)).toMatchObject({ state: 'failing', failingSince: at(6).toISOString() });
   });
 });
 

@@ -17,7 +17,7 @@ export interface HealthChange {
  * the merchants whose state changed. `outcomes` are in the order the attempts finished, and the
  * last to finish per merchant decides its state: attempts run side by side, so a slow one that
  * started first can be the newest news about the endpoint. A failure keeps the time the endpoint
- * started failing.
+ * started failing: its first failure since it last succeeded.
  */
 export async function updateEndpointHealth(
   db: Queryable,
@@ -29,9 +29,16 @@ export async function updateEndpointHealth(
        SELECT * FROM unnest($1::uuid[], $2::boolean[], $3::text[], $4::timestamptz[]) WITH ORDINALITY
          AS r(merchant_id, ok, error, at, finished)
      ), latest AS (
-       SELECT DISTINCT ON (merchant_id) merchant_id, ok, error, at FROM r ORDER BY merchant_id, finished DESC
+       SELECT DISTINCT ON (merchant_id) merchant_id, ok, error FROM r ORDER BY merchant_id, finished DESC
+     ), summary AS (
+       SELECT merchant_id, max(at) AS attempt_at, max(at) FILTER (WHERE ok) AS success_at,
+              max(finished) FILTER (WHERE ok) AS success_n
+         FROM r GROUP BY merchant_id
      ), first_failure AS (
-       SELECT merchant_id, min(at) AS at FROM r WHERE NOT ok GROUP BY merchant_id
+       -- The failures since the batch's last success: an earlier run of failures has ended.
+       SELECT f.merchant_id, min(f.at) AS at FROM r f JOIN summary s ON s.merchant_id = f.merchant_id
+        WHERE NOT f.ok AND f.finished > COALESCE(s.success_n, 0)
+        GROUP BY f.merchant_id
      ), previous AS (
        SELECT h.merchant_id, h.state FROM webhook_endpoint_health h WHERE h.merchant_id IN (SELECT merchant_id FROM latest)
      ), upserted AS (
@@ -39,14 +46,17 @@ export async function updateEndpointHealth(
               (merchant_id, state, failing_since, last_error, last_success_at, last_attempt_at, changed_at)
        SELECT l.merchant_id, CASE WHEN l.ok THEN 'healthy' ELSE 'failing' END,
               CASE WHEN l.ok THEN NULL ELSE f.at END, CASE WHEN l.ok THEN NULL ELSE l.error END,
-              CASE WHEN l.ok THEN l.at END, l.at, l.at
-         FROM latest l LEFT JOIN first_failure f ON f.merchant_id = l.merchant_id
+              s.success_at, s.attempt_at, s.attempt_at
+         FROM latest l JOIN summary s ON s.merchant_id = l.merchant_id
+         LEFT JOIN first_failure f ON f.merchant_id = l.merchant_id
        ON CONFLICT (merchant_id) DO UPDATE SET
          state = EXCLUDED.state,
+         -- A success in this batch ended the earlier run of failures.
          failing_since = CASE WHEN EXCLUDED.state = 'healthy' THEN NULL
+                              WHEN EXCLUDED.last_success_at IS NOT NULL THEN EXCLUDED.failing_since
                               ELSE COALESCE(h.failing_since, EXCLUDED.failing_since) END,
          last_error = COALESCE(EXCLUDED.last_error, h.last_error),
-         last_success_at = COALESCE(EXCLUDED.last_success_at, h.last_success_at),
+         last_success_at = GREATEST(h.last_success_at, EXCLUDED.last_success_at),
          last_attempt_at = GREATEST(h.last_attempt_at, EXCLUDED.last_attempt_at),
          changed_at = CASE WHEN h.state = EXCLUDED.state THEN h.changed_at ELSE EXCLUDED.changed_at END
        RETURNING h.merchant_id, h.state, h.failing_since, h.last_error
