@@ -117,17 +117,16 @@ try {
   // Settled RSS depends on whether V8's memory reducer has run yet, which varies from process to
   // process: a median of SETTLE_ROUNDS processes per target. The three targets idle side by side
   // (idle processes do not disturb each other), so this costs SETTLE_ROUNDS × SETTLE_SEC.
+  const names = Object.keys(targets) as (keyof typeof targets)[];
   const settledRuns = { bare: [], postgres: [], pglite: [] } as Record<keyof typeof targets, number[]>;
   for (let round = 0; round < SETTLE_ROUNDS; round++) {
-    const names = Object.keys(targets) as (keyof typeof targets)[];
     const runs = await Promise.all(names.map((name) => targets[name](SETTLE_SEC * 1000)));
     for (const [i, name] of names.entries()) settledRuns[name].push(runs[i]?.settledRss ?? Number.NaN);
   }
-  const settled = {
-    bare: median(settledRuns.bare),
-    postgres: median(settledRuns.postgres),
-    pglite: median(settledRuns.pglite),
-  };
+  const settled = Object.fromEntries(names.map((name) => [name, median(settledRuns[name])])) as Record<
+    keyof typeof targets,
+    number
+  >;
   const med = (name: keyof typeof targets, k: 'readyMs' | 'rss') => median(rows[name].map((r) => r[k]));
   console.log(`machine: ${machine()}; ${ROUNDS} interleaved rounds; node dist/cli.js serve (production build)`);
   console.log(

@@ -2,10 +2,10 @@
 // key does is counted by route group, last-seen times say online / late / offline, and the
 // opt-in switch takes a silent merchant off and puts it back when its POS returns.
 import { describe, expect, it } from 'vitest';
-import type { Queryable } from '../../src/db/db.js';
 import { manualClock } from '../../src/lib/clock.js';
 import { expectError } from '../support/expect-error.js';
 import { createSimpleOrder } from '../support/orders.js';
+import { hookStatements } from '../support/statement-hook.js';
 import { adminHeaders, bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 
 const start = new Date('2026-03-02T15:00:00Z');
@@ -214,24 +214,15 @@ describe('writing the counters', () => {
   it('a flush that fails half-way writes nothing, and the next one writes every figure once', async () => {
     const clock = manualClock(start);
     const t = await createTestApp({ clock });
-    const db = t.database.db;
-    const { query, transaction } = db;
     // The presence statement fails once, as if the connection dropped after the usage statement
     // went through; wherever the recorder runs it (alone or in a transaction).
     let failures = 1;
-    const failing = (run: Queryable['query']): Queryable['query'] =>
-      ((sql: string, ...rest: unknown[]) => {
-        if (failures > 0 && sql.includes('INSERT INTO key_presence')) {
-          failures -= 1;
-          return Promise.reject(Object.assign(new Error('terminating connection'), { code: '57P01' }));
-        }
-        return (run as (...args: unknown[]) => unknown)(sql, ...rest);
-      }) as Queryable['query'];
-    db.query = failing(query.bind(db));
-    db.transaction = ((fn: (tx: Queryable) => Promise<unknown>) =>
-      transaction.call(db, (tx) =>
-        fn({ query: failing(tx.query.bind(tx)), exec: (sql) => tx.exec(sql) }),
-      )) as typeof db.transaction;
+    const undo = hookStatements(t.database.db, (sql) => {
+      if (failures > 0 && sql.includes('INSERT INTO key_presence')) {
+        failures -= 1;
+        throw Object.assign(new Error('terminating connection'), { code: '57P01' });
+      }
+    });
     try {
       const me = await createMerchant(t.app);
       const auth = bearer(me.token);
@@ -253,8 +244,7 @@ describe('writing the counters', () => {
       expect(after.groups.find((g: { group: string }) => g.group === 'poll')).toMatchObject({ requests: 3 });
       expect(after.presence).toMatchObject({ lastPollAt: new Date(start.getTime() + 1_000).toISOString() });
     } finally {
-      db.query = query;
-      db.transaction = transaction;
+      undo();
       await t.close();
     }
   });

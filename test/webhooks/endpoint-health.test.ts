@@ -7,6 +7,7 @@ import { manualClock } from '../../src/lib/clock.js';
 import { updateEndpointHealth } from '../../src/modules/webhooks/webhooks-repository.js';
 import { expectError } from '../support/expect-error.js';
 import { createSimpleOrder } from '../support/orders.js';
+import { hookStatements } from '../support/statement-hook.js';
 import { adminHeaders, bearer } from '../support/test-app.js';
 import { closeAfterEach, deliveries, onboard, setup } from '../support/webhook-kit.js';
 
@@ -110,18 +111,15 @@ describe('endpoint health', () => {
     receiver.setHandler((_request, index) =>
       index === 11 ? { status: 503, delayMs: 600 } : { status: 200, delayMs: 50 * index },
     );
-    const db = t.database.db;
-    const query = db.query;
     let healthStatements = 0;
-    db.query = ((sql: string, ...rest: unknown[]) => {
+    const undo = hookStatements(t.database.db, (sql) => {
       if (sql.includes('INSERT INTO webhook_endpoint_health')) healthStatements += 1;
-      return (query as (...args: unknown[]) => unknown).call(db, sql, ...rest);
-    }) as typeof db.query;
+    });
     try {
       for (let i = 0; i < 12; i++) await createSimpleOrder(t.app, merchant.merchantId);
       await webhooks.drain({ maxWaitMs: 5_000 });
     } finally {
-      db.query = query;
+      undo();
     }
     expect(receiver.requests).toHaveLength(12);
     expect(healthStatements).toBeGreaterThanOrEqual(1);
