@@ -15,19 +15,38 @@ type Outcome = { merchantId: string; ok: boolean; error: string | null; at: Date
  * `healthEveryMs`, folding every outcome since the last statement: health is a summary for
  * operators, and one statement per results batch was 18 % of a PGlite drain (docs/benchmarks.md,
  * "Figures of 2026-11-25, sixth session"). A state change is reported that much later at most.
+ *
+ * While other attempts are still running, a results write waits up to `gatherMs` for
+ * `gatherTarget` results rather than going out with whatever finished during the previous write.
+ * Each statement has a fixed cost, and on the embedded database the previous write holds the
+ * event loop, so nothing finishes during it: a saturated PGlite worker wrote 16 results per
+ * statement (docs/benchmarks.md, "Figures of 2026-11-25, seventh session"). When no other attempt
+ * is running (`running()` is 0), nothing more is coming and the write goes out at once, so a lone
+ * delivery's result is not delayed.
  */
 export function createResultWriter(
   db: Db,
   options: {
     maxBatch?: number;
+    /** Results a write waits for while other attempts run, and for how long at most. */
+    gatherTarget?: number;
+    gatherMs?: number;
+    /** Attempts running whose results have not reached the writer yet. */
+    running?: () => number;
     healthEveryMs?: number;
     onHealthChange?: (changes: repo.HealthChange[]) => Promise<void>;
   } = {},
 ) {
   const maxBatch = options.maxBatch ?? 500;
   const healthEveryMs = options.healthEveryMs ?? 250;
+  const gatherTarget = options.gatherTarget ?? 64;
+  const gatherMs = options.gatherMs ?? 10;
+  const running = options.running ?? (() => 0);
   let buffer: Array<{ result: repo.AttemptResult; done: (error?: unknown) => void }> = [];
   let busy = false;
+  let flushScheduled = false;
+  let writing = 0;
+  let gatherTimer: NodeJS.Timeout | undefined;
   let outcomes: Outcome[] = [];
   let healthBusy = false;
   let healthTimer: NodeJS.Timeout | undefined;
@@ -35,7 +54,13 @@ export function createResultWriter(
   let idleWaiters: Array<() => void> = [];
 
   const isIdle = () =>
-    !busy && !healthBusy && healthTimer === undefined && buffer.length === 0 && outcomes.length === 0;
+    !busy &&
+    !flushScheduled &&
+    gatherTimer === undefined &&
+    !healthBusy &&
+    healthTimer === undefined &&
+    buffer.length === 0 &&
+    outcomes.length === 0;
   const settle = () => {
     if (!isIdle()) return;
     const waiters = idleWaiters;
@@ -43,11 +68,31 @@ export function createResultWriter(
     for (const resolve of waiters) resolve();
   };
 
+  /** Schedules the next write: at once when enough results wait or no more are coming. */
+  const scheduleFlush = () => {
+    if (busy || flushScheduled || buffer.length === 0) return;
+    if (buffer.length >= gatherTarget || running() === 0) {
+      if (gatherTimer !== undefined) clearTimeout(gatherTimer);
+      gatherTimer = undefined;
+      flushScheduled = true;
+      setImmediate(() => {
+        flushScheduled = false;
+        void flush();
+      });
+    } else {
+      gatherTimer ??= setTimeout(() => {
+        gatherTimer = undefined;
+        void flush();
+      }, gatherMs);
+    }
+  };
+
   const flush = async () => {
-    if (busy || buffer.length === 0) return;
+    if (busy || buffer.length === 0) return settle();
     busy = true;
     const batch = buffer.slice(0, maxBatch);
     buffer = buffer.slice(maxBatch);
+    writing = batch.length;
     try {
       await repo.recordAttempts(
         db,
@@ -59,7 +104,8 @@ export function createResultWriter(
       for (const b of batch) b.done(error);
     } finally {
       busy = false;
-      if (buffer.length > 0) setImmediate(flush);
+      writing = 0;
+      scheduleFlush();
       settle();
     }
   };
@@ -106,9 +152,11 @@ export function createResultWriter(
     write(result: repo.AttemptResult): Promise<void> {
       return new Promise((resolve, reject) => {
         buffer.push({ result, done: (error) => (error === undefined ? resolve() : reject(error)) });
-        if (buffer.length === 1) setImmediate(flush);
+        scheduleFlush();
       });
     },
+    /** Results handed to the writer and not yet written. */
+    unwritten: () => buffer.length + writing,
     /** Resolves once every result and the health they imply are written (drain, stop). */
     idle(): Promise<void> {
       if (isIdle()) return Promise.resolve();

@@ -60,7 +60,11 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const batchSize = deps.batchSize ?? 100;
   const maxInFlight = deps.maxInFlight ?? 256;
   const onError = deps.onError ?? throttledReport('webhook');
-  const writer = createResultWriter(db, { onHealthChange: deps.onHealthChange });
+  const writer = createResultWriter(db, {
+    onHealthChange: deps.onHealthChange,
+    // Claimed rows leave `claimed` once their result is written: the rest are still being tried.
+    running: () => claimed.size - writer.unwritten(),
+  });
 
   const signingSecret = (merchantId: string, keyId: string | null) => findSigningSecret(deps.auth, merchantId, keyId);
 
