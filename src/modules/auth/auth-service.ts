@@ -236,6 +236,9 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
     /** When each key last got a token (POS presence). */
     lastTokenTimes: (keyIds: string[]) => repo.lastTokenTimes(db, keyIds),
 
+    /** Changes when a key is deleted: what signs webhooks may have changed (D10). */
+    signingKeysChanged: () => cache.keysRevoked(),
+
     /** The clear client secret of a key, for signing webhooks (D10). */
     async signingSecret(keyId: string): Promise<string | undefined> {
       const key = await repo.findActiveKey(db, keyId);

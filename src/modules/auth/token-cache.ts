@@ -18,6 +18,7 @@ export function createTokenCache(maxEntries = 100_000) {
   const verified = new Map<string, Principal>();
   const revokedJtis = new Set<string>();
   const revokedKeys = new Set<string>();
+  let keysRevoked = 0;
   // One entry per key this process has seen. The feed always overwrites; a database read made
   // on a cache miss only fills a gap, so a read that started before a change and finished after
   // the feed delivered it cannot bring the old profile back.
@@ -58,8 +59,13 @@ export function createTokenCache(maxEntries = 100_000) {
     },
     revoke(revocation: { jti?: string | null; keyId?: string | null }): void {
       if (revocation.jti) revokedJtis.add(revocation.jti);
-      if (revocation.keyId) revokedKeys.add(revocation.keyId);
+      if (revocation.keyId && !revokedKeys.has(revocation.keyId)) {
+        revokedKeys.add(revocation.keyId);
+        keysRevoked += 1;
+      }
     },
+    /** Keys this process has learnt were deleted (here or, by the feed, elsewhere): a count. */
+    keysRevoked: () => keysRevoked,
     /** A profile change from the feed or from this process's own PATCH: always wins. */
     setProfile(keyId: string, profile: IntegrationProfile): void {
       profiles.set(keyId, profile);

@@ -8,6 +8,8 @@ import type { DeliveryStatus } from './webhooks-repository.js';
 export interface SigningKeys {
   signingSecret(keyId: string): Promise<string | undefined>;
   listIntegrationKeys(merchantId: string): Promise<Array<{ id: string; created_at: Date }>>;
+  /** A number that changes when a key is deleted (this process's knowledge of it). */
+  signingKeysChanged?(): number;
 }
 
 /** D10: the key that registered the URL; if it was deleted, the newest other active key. */

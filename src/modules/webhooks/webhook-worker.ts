@@ -10,7 +10,7 @@ import { createLeasedWorker, type LeasedQueue } from '../../jobs/leased-worker.j
 import { throttledReport } from '../../jobs/throttled-report.js';
 import type { Clock } from '../../lib/clock.js';
 import type { LookupFn } from '../../lib/net/address-guard.js';
-import { decideRetry as decideRetryAfterFailure, findSigningSecret } from './attempt-rules.js';
+import { decideRetry as decideRetryAfterFailure, findSigningSecret, type SigningKeys } from './attempt-rules.js';
 import type { Outcome, WebhookMetrics } from './webhook-metrics.js';
 import { createResultWriter } from './webhook-result-writer.js';
 import { createWebhookSender, type SendResult } from './webhook-sender.js';
@@ -31,10 +31,7 @@ export interface WebhookWorkerDeps {
   clock: Clock;
   config: Pick<Config, 'env' | 'appId' | 'webhookRetryScheduleSec' | 'webhookLeaseSec' | 'webhookTimeoutMs'>;
   /** The signing key: the clear secret of an integration key (D10). */
-  auth: {
-    signingSecret(keyId: string): Promise<string | undefined>;
-    listIntegrationKeys(merchantId: string): Promise<Array<{ id: string; created_at: Date }>>;
-  };
+  auth: SigningKeys;
   metrics: WebhookMetrics;
   /** DNS resolution for outgoing connections (tests); the system resolver otherwise. */
   lookup?: LookupFn;
@@ -46,6 +43,9 @@ export interface WebhookWorkerDeps {
   /** An endpoint started or stopped failing (its health, from the attempts just written). */
   onHealthChange?: (changes: repo.HealthChange[]) => Promise<void>;
 }
+
+/** How long a signing secret looked up is used for (D10; see `secretFor`). */
+const SECRET_TTL_MS = 1_000;
 
 export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const { db, clock, config, metrics } = deps;
@@ -114,7 +114,34 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const decideRetry = (row: repo.ClaimedRow, result: SendResult, now: Date) =>
     decideRetryAfterFailure(row.attempt_count, result, now, schedule, deps.random);
 
-  async function attempt(row: repo.ClaimedRow, token: string, secrets: Map<string, Promise<string | undefined>>) {
+  // Signing secrets (D10), per merchant and key, for SECRET_TTL_MS. Looked up once per claimed
+  // batch before, that lookup was a statement between every claim and its first request: with
+  // the embedded database's statements queued on one session, a stall of the whole batch
+  // (docs/benchmarks.md, "Figures of 2026-11-25, seventh session"). A key deleted in this process,
+  // or learnt deleted from the revocation feed, empties the cache at once; a key deleted and not
+  // yet learnt of signs for at most SECRET_TTL_MS more (a claimed batch always went out with the
+  // secret it was claimed with, for as long as its attempts took).
+  const secrets = new Map<string, { at: number; secret: Promise<string | undefined> }>();
+  let keysSeen = deps.auth.signingKeysChanged?.() ?? 0;
+  const secretFor = (merchantId: string, keyId: string | null): Promise<string | undefined> => {
+    const keysNow = deps.auth.signingKeysChanged?.() ?? 0;
+    if (keysNow !== keysSeen) {
+      keysSeen = keysNow;
+      secrets.clear();
+    }
+    const cacheKey = `${merchantId}/${keyId}`;
+    const now = performance.now();
+    const cached = secrets.get(cacheKey);
+    if (cached && now - cached.at < SECRET_TTL_MS) return cached.secret;
+    if (secrets.size > 10_000) secrets.clear(); // bounded by the merchants of one second
+    const secret = signingSecret(merchantId, keyId);
+    secrets.set(cacheKey, { at: now, secret });
+    // A failed lookup is not kept: the next attempt asks again.
+    secret.catch(() => secrets.get(cacheKey)?.secret === secret && secrets.delete(cacheKey));
+    return secret;
+  };
+
+  async function attempt(row: repo.ClaimedRow, token: string) {
     const startedAt = clock.now();
     const fail = (error: string) => ({ ok: false, statusCode: null, error, durationMs: 0, responseSnippet: null });
     if (!row.orders_webhook_url) {
@@ -138,13 +165,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
       );
       return;
     }
-    const cacheKey = `${row.merchant_id}/${row.webhook_key_id}`;
-    let secretPromise = secrets.get(cacheKey);
-    if (!secretPromise) {
-      secretPromise = signingSecret(row.merchant_id, row.webhook_key_id);
-      secrets.set(cacheKey, secretPromise);
-    }
-    const secret = await secretPromise;
+    const secret = await secretFor(row.merchant_id, row.webhook_key_id);
     if (secret === undefined) {
       const result = fail(
         'No active integration key to sign with: the key that registered the webhook was deleted and the merchant has no other',
@@ -188,22 +209,19 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   }
 
   /** The delivery queue for the shared leased-row worker (src/jobs/leased-worker.ts). */
-  let secrets = new Map<string, Promise<string | undefined>>();
   const claimed = new Map<string, string>();
   const queue: LeasedQueue<repo.ClaimedRow> = {
     name: 'webhook-deliveries',
     channel: repo.WEBHOOK_CHANNEL,
     async claim(limit) {
       const { rows, token } = await claim(limit);
-      // Signing secrets are looked up once per claimed batch and merchant (D10).
-      secrets = new Map();
       for (const row of rows) claimed.set(row.id, token);
       return rows;
     },
     async handle(row) {
       const token = claimed.get(row.id) as string;
       try {
-        await attempt(row, token, secrets);
+        await attempt(row, token);
       } finally {
         claimed.delete(row.id);
       }
