@@ -34,6 +34,7 @@ const onceOnly = [
   'test/proof/redis-freeze.test.ts',
   'test/security/logistics-flood.test.ts',
   'test/foundation/production-build.test.ts',
+  'test/foundation/pglite-thread.test.ts',
 ];
 
 export default defineConfig({

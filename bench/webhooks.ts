@@ -18,6 +18,7 @@ import { loadConfig } from '../src/config.js';
 import type { Db } from '../src/db/db.js';
 import { migrate } from '../src/db/migrate.js';
 import { openPglite } from '../src/db/pglite.js';
+import { openPgliteThread } from '../src/db/pglite-thread.js';
 import { openPostgres } from '../src/db/postgres.js';
 import { systemClock } from '../src/lib/clock.js';
 import { newId } from '../src/lib/ids.js';
@@ -179,7 +180,10 @@ async function baselinePosts(receiver: Receiver, n: number): Promise<{ rate: num
 
 async function openBenchDb(kind: 'postgres' | 'pglite'): Promise<{ db: Db; close(): Promise<void> }> {
   if (kind === 'pglite') {
-    const db = await openPglite();
+    // As `npm start` opens it: on a thread of its own unless CLEAVER_EMBEDDED_DB_THREAD=false
+    // (docs/adr/0009-embedded-database-thread.md).
+    const onThread = process.env.CLEAVER_EMBEDDED_DB_THREAD !== 'false';
+    const db = onThread ? await openPgliteThread({}) : await openPglite();
     await migrate(db);
     return { db, close: () => db.close() };
   }

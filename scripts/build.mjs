@@ -19,7 +19,9 @@ const dist = join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: ['src/cli.ts'],
+  // The embedded database's thread is an entry of its own: src/db/pglite-thread.ts starts it
+  // from dist/pglite-worker.js, beside the chunks.
+  entryPoints: { cli: 'src/cli.ts', 'pglite-worker': 'src/db/pglite-worker.ts' },
   outdir: dist,
   bundle: true,
   // Modules loaded with import() (the server, PGlite's adapter…) stay separate chunks, loaded

@@ -84,6 +84,8 @@ export interface Config {
   migrateOnStart: boolean;
   /** Named statements for the hottest queries on PostgreSQL (CLEAVER_DB_PREPARED_STATEMENTS; src/db/db.ts). */
   dbPreparedStatements: boolean;
+  /** The embedded database on a thread of its own (CLEAVER_EMBEDDED_DB_THREAD; docs/adr/0009). */
+  embeddedDbThread: boolean;
   /** Which of the secrets were generated (and stored in the data dir) rather than given. */
   generated: { adminToken: boolean; secretKey: boolean };
 }
@@ -262,6 +264,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
   const migrateOnStart = readBoolean(env, 'CLEAVER_MIGRATE_ON_START', true);
   const dbPreparedStatements = readBoolean(env, 'CLEAVER_DB_PREPARED_STATEMENTS', true);
+  const embeddedDbThread = readBoolean(env, 'CLEAVER_EMBEDDED_DB_THREAD', true);
   const admin = resolveSecret(env, 'CLEAVER_ADMIN_TOKEN', 'admin-token', cleaverEnv, dataDir);
   const secret = resolveSecret(env, 'CLEAVER_SECRET_KEY', 'secret-key', cleaverEnv, dataDir);
   return {
@@ -320,6 +323,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     dbWaitSec: readInt(env, 'CLEAVER_DB_WAIT_SEC', 60, 0, 3600),
     migrateOnStart,
     dbPreparedStatements,
+    embeddedDbThread,
     generated: { adminToken: admin.generated, secretKey: secret.generated },
     ...overrides,
   };

@@ -65,7 +65,7 @@ export interface OpenedDatabase {
 }
 
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'dbPreparedStatements'>>,
+  config: Pick<Config, 'databaseUrl' | 'dataDir'> & Partial<Pick<Config, 'dbPreparedStatements' | 'embeddedDbThread'>>,
   onError?: (error: Error) => void,
 ): Promise<OpenedDatabase> {
   if (config.databaseUrl) {
@@ -84,9 +84,8 @@ export async function openDatabase(
   }
   const unlock = lockDataDir(config.dataDir);
   try {
-    // Loaded only here: a PostgreSQL deployment never pays for the WebAssembly engine's module.
-    const { openPglite } = await import('./pglite.js');
-    const db = await openPglite(join(config.dataDir, 'pgdata'));
+    const dataDir = join(config.dataDir, 'pgdata');
+    const db = await openEmbedded(dataDir, config.embeddedDbThread ?? true);
     return {
       db,
       description: `embedded PostgreSQL (PGlite) in ${config.dataDir}`,
@@ -100,6 +99,20 @@ export async function openDatabase(
     unlock();
     throw error;
   }
+}
+
+/**
+ * The embedded database, on a thread of its own unless CLEAVER_EMBEDDED_DB_THREAD=false
+ * (docs/adr/0009-embedded-database-thread.md). Loaded only here: a PostgreSQL deployment never
+ * pays for the WebAssembly engine's module, and with the thread this one does not either.
+ */
+async function openEmbedded(dataDir: string, onThread: boolean): Promise<Db> {
+  if (onThread) {
+    const { openPgliteThread } = await import('./pglite-thread.js');
+    return openPgliteThread({ dataDir });
+  }
+  const { openPglite } = await import('./pglite.js');
+  return openPglite(dataDir);
 }
 
 /** A driver error in a few words: `connection refused`, `host not found`… */

@@ -1,5 +1,6 @@
 import { PGlite, type PGliteInterface, type Transaction } from '@electric-sql/pglite';
 import type { Db, NotificationHandler, Queryable, QueryResult } from './db.js';
+import { PGLITE_SETTINGS } from './pglite-settings.js';
 
 function wrap(handle: PGliteInterface | Transaction): Queryable {
   return {
@@ -39,20 +40,11 @@ export function wrapPglite(pglite: PGliteInterface): Db {
   };
 }
 
-/**
- * PostgreSQL's buffer pool inside PGlite. Its default (128 MB) is allocated and touched when the
- * database starts, so it was a third of an idle embedded service's resident memory
- * (docs/benchmarks.md). The embedded database serves one process's development, sandbox or small
- * shop data, whose hot pages fit in far less; pages beyond the pool are read back from the data
- * directory's files, which the operating system caches.
- */
-const SHARED_BUFFERS = '16MB';
-
-/** Opens (or creates) the embedded database. `dataDir` undefined = in memory. */
+/** Opens (or creates) the embedded database on this thread. `dataDir` undefined = in memory. */
 export async function openPglite(dataDir?: string): Promise<Db> {
   const pglite = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
   });
   return wrapPglite(pglite);
 }
