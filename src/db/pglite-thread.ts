@@ -28,10 +28,6 @@ function rebuildError(fields: Record<string, unknown>): Error {
 }
 
 /**
- * The worker's code: beside this module, .js in dist/; under tsx and the tests the .ts source,
- * loaded through tsx's loader registered in the new thread (a thread does not inherit it).
- */
-/**
  * The thread's JavaScript is small (PGlite's glue; rows parsed and handed over), and V8's default
  * young generation grew to tens of MiB of resident memory for it: with 1 MiB the service's RSS
  * after start was 221 instead of 241 MiB (median of 3), and webhook drains as fast
@@ -39,6 +35,10 @@ function rebuildError(fields: Record<string, unknown>): Error {
  */
 const LIMITS = { maxYoungGenerationSizeMb: 1 };
 
+/**
+ * The worker's code: beside this module, .js in dist/; under tsx and the tests the .ts source,
+ * loaded through tsx's loader registered in the new thread (a thread does not inherit it).
+ */
 function startWorker(options: ThreadOptions): Worker {
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: options, resourceLimits: LIMITS });
@@ -99,9 +99,15 @@ export async function openPgliteThread(options: ThreadOptions): Promise<Db> {
     if (closed) return Promise.reject(new Error(closed.message));
     const id = nextId++;
     return new Promise((resolve, reject) => {
+      try {
+        worker.postMessage({ ...request, id } as ToThread);
+      } catch (error) {
+        // A parameter that cannot cross to the thread (a function…): this statement fails alone.
+        reject(new Error(`A statement parameter cannot be sent to the embedded database: ${(error as Error).message}`));
+        return;
+      }
       waiting.set(id, { resolve, reject });
       if (waiting.size === 1) refresh();
-      worker.postMessage({ ...request, id } as ToThread);
     });
   }
 

@@ -72,6 +72,8 @@ describe('embedded database on its own thread', () => {
       message: 'duplicate key value violates unique constraint "t_name_key"',
     });
     expect(await errorOf(threaded.query('SELEC 1'))).toMatchObject({ code: '42601' });
+    const uncloneable = await errorOf(threaded.query('SELECT $1::text', [() => 'x']));
+    expect(uncloneable.message).toMatch(/^A statement parameter cannot be sent to the embedded database/);
     // The thread goes on after an error.
     expect((await threaded.query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
   });
