@@ -3,7 +3,7 @@
 // Rounds alternate the targets so that load from elsewhere on the machine hits all of them
 // alike; each ratio is the median over the rounds.
 // Run: node --import tsx bench/auth.ts
-import { fmt, load, machine, median, ratio, reportRow, startTarget } from './support/measure.js';
+import { fmt, load, machine, median, pinning, ratio, reportRow, startTarget } from './support/measure.js';
 
 interface Target {
   bareUrl: string;
@@ -16,7 +16,9 @@ interface Target {
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 
-const { info, child } = await startTarget<Target>('bench/support/auth-target.ts');
+// This process (the load) on core 0, the server on core 1, when the machine allows it.
+const pinned = pinning();
+const { info, child } = await startTarget<Target>('bench/support/auth-target.ts', {}, pinned ? { pinToCore: 1 } : {});
 try {
   const auth = { authorization: `Bearer ${info.token}` };
   const targets = {
@@ -71,7 +73,9 @@ try {
   const bareAfter = await targets.bare();
 
   const authRatio = median(authRatios);
-  console.log(`machine: ${machine()}; ${ROUNDS} rounds of ${SECONDS} s, 50 connections; embedded PGlite`);
+  console.log(
+    `machine: ${machine()}; ${ROUNDS} rounds of ${SECONDS} s, 50 connections; embedded PGlite; ${pinned ? 'load on core 0, server on core 1' : 'not pinned'}`,
+  );
   console.log(`bare Fastify route              median ${fmt(median(rows.bare))} req/s`);
   console.log(`app route, no auth (/health)    median ${fmt(median(rows.app))} req/s`);
   console.log(`same route, no auth             median ${fmt(median(rows.open))} req/s`);

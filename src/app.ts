@@ -187,15 +187,15 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   // /v1 merchant routes: bearer token, then the per-key budget of the route's group (D23).
   await app.register(async (scope) => {
-    scope.addHook('onRequest', merchantAuth(auth));
     // Homologation (operator-api.md#homologation): what a key under a RUNNING run does, and the
-    // 401/429/503 the run injects into its requests; one Map check when no run is active.
+    // 401/429/503 the run injects into its requests; one Map check when no run is active. It runs
+    // within the bearer check's hook, right after it: every hook Fastify runs has a cost of its
+    // own on every merchant request (docs/benchmarks.md, "Figures of 2026-11-27, eighth session").
     const observer = services.homologationObserver;
-    scope.addHook('onRequest', observer.onRequest);
-    scope.addHook('onResponse', observer.onResponse);
-    // Each route, as it is declared, gets the limiter of its group (D23) and the usage counter of
-    // its usage group (modules/usage: counted in memory, written in batches); both run after the
-    // bearer check and the homologation observer above.
+    scope.addHook('onRequest', merchantAuth(auth, observer.onRequest));
+    // Each route, as it is declared, gets the limiter of its group (D23), then after the answer the
+    // usage counter of its usage group (modules/usage: counted in memory, written in batches) and
+    // the observer's record; all of them after the bearer check and the observer above.
     scope.addHook('onRoute', (route) => {
       const limiter = limiters[(route.config as { rateLimit?: 'read' | 'write' } | undefined)?.rateLimit ?? 'write'];
       const fixedGroup = typeof route.method === 'string' ? routeGroupOf(route.method, route.url) : undefined;
@@ -208,7 +208,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
             reply.elapsedTime,
           );
         }
-        done();
+        observer.onResponse(request, reply, done);
       };
       route.onRequest = [limiter, ...hooksOf(route.onRequest)];
       route.onResponse = [...hooksOf(route.onResponse), recordUsage];

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import autocannon from 'autocannon';
@@ -35,12 +35,30 @@ export async function load(options: {
   };
 }
 
-/** Starts a TypeScript child that prints one JSON line of connection details when ready. */
+/**
+ * Whether the load generator and the server each get a core of their own (`taskset`, on a machine
+ * of two cores or more; BENCH_PIN=0 turns it off). Left to the scheduler, the two processes
+ * move between the cores and the rounds of one target spread several times wider than pinned
+ * (docs/benchmarks.md, "Figures of 2026-11-27, eighth session"). Both targets of a ratio are
+ * measured alike either way.
+ */
+export function pinning(): boolean {
+  if (process.env.BENCH_PIN === '0' || cpus().length < 2) return false;
+  return spawnSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * Starts a TypeScript child that prints one JSON line of connection details when ready. With
+ * `pinToCore`, the child runs on that core only (see pinning()).
+ */
 export async function startTarget<T>(
   script: string,
   env: Record<string, string> = {},
+  options: { pinToCore?: number } = {},
 ): Promise<{ info: T; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const command = [process.execPath, '--import', 'tsx', script];
+  if (options.pinToCore !== undefined) command.unshift('taskset', '-c', String(options.pinToCore));
+  const child = spawn(command[0] as string, command.slice(1), {
     env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

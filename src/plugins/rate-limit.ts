@@ -151,6 +151,9 @@ export interface RateLimitGroup {
 
 export type RateLimitKey = (request: FastifyRequest) => string;
 
+/** Clients whose store key a hook keeps at most (then it starts again): a bound, not a cache size to tune. */
+const MAX_KEPT_STORE_KEYS = 100_000;
+
 export const tooManyRequests = (retryAfterSec: number) =>
   new AppError(429, 'Too Many Requests', { headers: { 'retry-after': String(retryAfterSec) } });
 
@@ -175,11 +178,25 @@ export function rateLimitHook(
     reply.header('ratelimit', `"${group.name}";r=${remaining};t=${resetSec}`);
     return hit.count > group.limit ? tooManyRequests(resetSec) : undefined;
   };
+  // The store's key of each client, kept: joining `group:client` anew on every request, then
+  // hashing the new text, was most of this hook's cost (docs/benchmarks.md, "Figures of
+  // 2026-11-27, eighth session"). The clients (a token's key id, a socket's address) are
+  // long-lived strings whose hash V8 keeps.
+  const storeKeys = new Map<string, string>();
+  const storeKeyOf = (client: string): string => {
+    let key = storeKeys.get(client);
+    if (key === undefined) {
+      if (storeKeys.size >= MAX_KEPT_STORE_KEYS) storeKeys.clear();
+      key = `${group.name}:${client}`;
+      storeKeys.set(client, key);
+    }
+    return key;
+  };
   // Callback style: with the memory store the common path allocates no promise.
   return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     let hit: RateLimitHit | Promise<RateLimitHit>;
     try {
-      hit = store.hit(`${group.name}:${keyOf(request)}`, group.windowMs);
+      hit = store.hit(storeKeyOf(keyOf(request)), group.windowMs);
     } catch (error) {
       onStoreError(error);
       return done();

@@ -211,6 +211,40 @@ describe('presence', () => {
 });
 
 describe('writing the counters', () => {
+  it('a turning minute starts new figures, within one flush and from one flush to the next', async () => {
+    const clock = manualClock(start);
+    const t = await createTestApp({ clock });
+    try {
+      const me = await createMerchant(t.app);
+      const auth = bearer(me.token);
+      const poll = async () =>
+        expect((await t.app.inject({ url: '/v1/events:polling', headers: auth })).statusCode).toBe(204);
+      const rows = async () =>
+        (
+          await t.database.db.query<{ minute: Date; requests: number }>(
+            `SELECT minute, requests FROM key_usage_minutes WHERE key_id = $1 AND route_group = 'poll' ORDER BY minute`,
+            [me.keyId],
+          )
+        ).rows.map((r) => [new Date(r.minute).toISOString(), Number(r.requests)]);
+      await poll();
+      await poll();
+      clock.advance(60_000); // the next minute, same flush
+      await poll();
+      await t.services.usageRecorder.flush();
+      await poll(); // same minute, after the flush
+      clock.advance(60_000);
+      await poll();
+      await t.services.usageRecorder.flush();
+      expect(await rows()).toEqual([
+        ['2026-03-02T15:00:00.000Z', 2],
+        ['2026-03-02T15:01:00.000Z', 2],
+        ['2026-03-02T15:02:00.000Z', 1],
+      ]);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('a flush that fails half-way writes nothing, and the next one writes every figure once', async () => {
     const clock = manualClock(start);
     const t = await createTestApp({ clock });

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { createSigner, createVerifier } from 'fast-jwt';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/db.js';
-import type { Clock } from '../../lib/clock.js';
+import { type Clock, epochMs } from '../../lib/clock.js';
 import { decryptSecret, deriveKey, encryptSecret, hmacSha256Hex, randomToken, safeEqual } from '../../lib/crypto.js';
 import { AppError, unauthorized } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
@@ -254,12 +254,24 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
 
     /** The principal of a token verified before and still valid, without any await (hot path). */
     cachedPrincipal(token: string): Principal | undefined {
-      return cache.get(token, clock.now().getTime());
+      return cache.get(token, epochMs(clock));
+    },
+
+    /** Marks when a principal was handed out, for recheckPrincipal (merchantAuth's per-connection memo). */
+    principalEpoch: () => cache.epoch,
+
+    /**
+     * A principal this service returned before, kept by the caller with principalEpoch() of that
+     * moment, checked again without looking its token up: what cachedPrincipal would answer, or
+     * undefined when the token must be checked the usual way.
+     */
+    recheckPrincipal(principal: Principal, epochSeen: number): Principal | undefined {
+      return cache.recheck(principal, epochSeen, epochMs(clock));
     },
 
     /** Bearer check for every /v1 merchant route. Throws 401 with a title saying why. */
     async verifyAccessToken(token: string): Promise<Principal> {
-      const cached = cache.get(token, clock.now().getTime());
+      const cached = cache.get(token, epochMs(clock));
       if (cached) return cached;
       const principal = await verifySignature(token);
       const revoked = cache.revocationOf(principal);

@@ -19,6 +19,9 @@ export function createTokenCache(maxEntries = 100_000) {
   const revokedJtis = new Set<string>();
   const revokedKeys = new Set<string>();
   let keysRevoked = 0;
+  // Bumped when every verified token is forgotten: a principal handed out before then must go
+  // through get() again (recheck below).
+  let epoch = 0;
   // One entry per key this process has seen. The feed always overwrites; a database read made
   // on a cache miss only fills a gap, so a read that started before a change and finished after
   // the feed delivered it cannot bring the old profile back.
@@ -40,6 +43,23 @@ export function createTokenCache(maxEntries = 100_000) {
         return undefined;
       }
       return current(principal);
+    },
+    /**
+     * A principal get() or set() handed out earlier, checked again without looking its token up
+     * (a lookup hashes the whole 330-character token, about half a microsecond): the answer get() would
+     * give (expiry, revocations, the key's current profile), or undefined when the token must go
+     * through get() again, also when every verified token was forgotten since `epochSeen`.
+     */
+    recheck(principal: Principal, epochSeen: number, nowMs: number): Principal | undefined {
+      if (epochSeen !== epoch) return undefined;
+      if (principal.expiresAt <= nowMs || revokedJtis.has(principal.jti) || revokedKeys.has(principal.keyId)) {
+        return undefined;
+      }
+      return current(principal);
+    },
+    /** Changes whenever every verified token is forgotten (recheck). */
+    get epoch() {
+      return epoch;
     },
     set(token: string, principal: Principal): Principal {
       if (verified.size >= maxEntries) {
@@ -76,6 +96,7 @@ export function createTokenCache(maxEntries = 100_000) {
      * verified again against the database on its next use.
      */
     forgetVerified(): void {
+      epoch += 1;
       verified.clear();
       profiles.clear();
     },
