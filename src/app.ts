@@ -13,7 +13,7 @@ import { badRequest } from './lib/errors.js';
 import { ErrorBody } from './lib/schemas.js';
 import { unstorableTextPath } from './lib/storable-text.js';
 import type { ShutdownState } from './lifecycle/shutdown-state.js';
-import { oauthRoutes } from './modules/auth/index.js';
+import { oauthRoutes, type Principal } from './modules/auth/index.js';
 import { catalogRoutes } from './modules/catalog/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { operatorHomologationRoutes, posHomologationRoutes } from './modules/homologation/index.js';
@@ -106,6 +106,10 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
 
   // D31: first of all hooks, so a stopping process answers before touching anything else.
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
+  // Declared on every request, null until the bearer check sets it: one object shape for all
+  // requests, so the code that handles them sees one (docs/benchmarks.md, "Figures of 2026-11-27,
+  // eighth session").
+  app.decorateRequest('principal', null as unknown as Principal);
   app.setValidatorCompiler(lazyValidatorCompiler(schemas));
   attachLazySchemas(app, schemas);
   // Before any route: each route gets its metrics hook when it is declared.
