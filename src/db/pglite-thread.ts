@@ -36,15 +36,24 @@ function rebuildError(fields: Record<string, unknown>): Error {
 const LIMITS = { maxYoungGenerationSizeMb: 1 };
 
 /**
+ * The service's own Node flags are not passed on (a worker inherits them by default): with
+ * `--enable-source-maps` the thread kept the source maps of PGlite's bundle, and a service on the
+ * embedded database started 10–25 MiB larger than with PGlite in process. The thread's errors
+ * reach the service as PostgreSQL's fields, never as a stack trace to map (docs/benchmarks.md,
+ * "Figures of 2026-11-27, eighth session").
+ */
+const WORKER_OPTIONS = { resourceLimits: LIMITS, execArgv: [] as string[] };
+
+/**
  * The worker's code: beside this module, .js in dist/; under tsx and the tests the .ts source,
  * loaded through tsx's loader registered in the new thread (a thread does not inherit it).
  */
 function startWorker(options: ThreadOptions): Worker {
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./pglite-worker.js', import.meta.url), { workerData: options, resourceLimits: LIMITS });
+    return new Worker(new URL('./pglite-worker.js', import.meta.url), { ...WORKER_OPTIONS, workerData: options });
   const source = new URL('./pglite-worker.ts', import.meta.url).href;
   const boot = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(boot, { eval: true, workerData: options, resourceLimits: LIMITS });
+  return new Worker(boot, { ...WORKER_OPTIONS, eval: true, workerData: options });
 }
 
 export async function openPgliteThread(options: ThreadOptions): Promise<Db> {

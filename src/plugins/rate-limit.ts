@@ -179,9 +179,9 @@ export function rateLimitHook(
     return hit.count > group.limit ? tooManyRequests(resetSec) : undefined;
   };
   // The store's key of each client, kept: joining `group:client` anew on every request, then
-  // hashing the new text, was most of this hook's cost (docs/benchmarks.md, "Figures of
+  // hashing the new text, was most of the memory store's cost (docs/benchmarks.md, "Figures of
   // 2026-11-27, eighth session"). The clients (a token's key id, a socket's address) are
-  // long-lived strings whose hash V8 keeps.
+  // long-lived strings whose hash V8 keeps, and the memory store's windows share these keys.
   const storeKeys = new Map<string, string>();
   const storeKeyOf = (client: string): string => {
     let key = storeKeys.get(client);
