@@ -83,7 +83,9 @@ const block = [
   '',
   `Machine: ${machine()}; load average at the end ${loadavg()
     .map((l) => l.toFixed(1))
-    .join(' / ')}. PostgreSQL on 127.0.0.1:5432 (BENCH_DATABASE_URL / TEST_DATABASE_URL), PGlite embedded (in the process of the bench that opens it; on its own thread in a started service, docs/adr/0009).`,
+    .join(
+      ' / ',
+    )}. PostgreSQL on 127.0.0.1:5432 (BENCH_DATABASE_URL / TEST_DATABASE_URL), PGlite embedded (in the process of the bench that opens it; on its own thread in a started service, docs/adr/0009).`,
   '',
   summary,
   '',
