@@ -43,16 +43,15 @@ const BEARER_MEMO = Symbol('cleaver.bearerMemo');
 type MemoSocket = { [BEARER_MEMO]?: BearerMemo };
 
 type HookDone = (error?: Error) => void;
+type OnRequest = (request: FastifyRequest, reply: FastifyReply, done: HookDone) => void;
+const passOn: OnRequest = (_request, _reply, done) => done();
 
 /**
  * onRequest hook for every /v1 merchant route (spec 5.1). Callback style so that a cached token
- * costs no promise at all: this runs on every merchant request. `then`, when given, runs once
- * the request is authenticated, within this hook (one hook fewer for Fastify to run).
+ * costs no promise at all: this runs on every merchant request. `afterAuth` runs once the
+ * request is authenticated, within this hook (one hook fewer for Fastify to run).
  */
-export function merchantAuth(
-  auth: AuthService,
-  then?: (request: FastifyRequest, reply: FastifyReply, done: HookDone) => void,
-) {
+export function merchantAuth(auth: AuthService, afterAuth: OnRequest = passOn): OnRequest {
   return (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
     const header = request.headers.authorization;
     const socket = request.raw.socket as (typeof request.raw.socket & MemoSocket) | null;
@@ -62,7 +61,7 @@ export function merchantAuth(
       const principal = auth.recheckPrincipal(memo.principal, memo.epoch);
       if (principal) {
         request.principal = principal;
-        return then ? then(request, reply, done) : done();
+        return afterAuth(request, reply, done);
       }
     }
     let token: string;
@@ -79,13 +78,12 @@ export function merchantAuth(
     const cached = auth.cachedPrincipal(token);
     if (cached) {
       remember(cached, epoch);
-      return then ? then(request, reply, done) : done();
+      return afterAuth(request, reply, done);
     }
     auth.verifyAccessToken(token).then(
       (principal) => {
         remember(principal, epoch);
-        if (then) then(request, reply, done);
-        else done();
+        afterAuth(request, reply, done);
       },
       (error: Error) => done(error),
     );

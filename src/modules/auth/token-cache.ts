@@ -34,11 +34,15 @@ export function createTokenCache(maxEntries = 100_000) {
     return principal;
   }
 
+  /** Expired, its token revoked or its key deleted: what get() and recheck() both refuse. */
+  const unusable = (principal: Principal, nowMs: number) =>
+    principal.expiresAt <= nowMs || revokedJtis.has(principal.jti) || revokedKeys.has(principal.keyId);
+
   return {
     get(token: string, nowMs: number): Principal | undefined {
       const principal = verified.get(token);
       if (!principal) return undefined;
-      if (principal.expiresAt <= nowMs || revokedJtis.has(principal.jti) || revokedKeys.has(principal.keyId)) {
+      if (unusable(principal, nowMs)) {
         verified.delete(token);
         return undefined;
       }
@@ -46,15 +50,12 @@ export function createTokenCache(maxEntries = 100_000) {
     },
     /**
      * A principal get() or set() handed out earlier, checked again without looking its token up
-     * (a lookup hashes the whole 330-character token, about half a microsecond): the answer get() would
-     * give (expiry, revocations, the key's current profile), or undefined when the token must go
-     * through get() again, also when every verified token was forgotten since `epochSeen`.
+     * (a lookup hashes the whole 330-character token, about half a microsecond): the answer get()
+     * would give (expiry, revocations, the key's current profile), or undefined when the token
+     * must go through get() again, also when every verified token was forgotten since `epochSeen`.
      */
     recheck(principal: Principal, epochSeen: number, nowMs: number): Principal | undefined {
-      if (epochSeen !== epoch) return undefined;
-      if (principal.expiresAt <= nowMs || revokedJtis.has(principal.jti) || revokedKeys.has(principal.keyId)) {
-        return undefined;
-      }
+      if (epochSeen !== epoch || unusable(principal, nowMs)) return undefined;
       return current(principal);
     },
     /** Changes whenever every verified token is forgotten (recheck). */
