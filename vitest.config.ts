@@ -1,5 +1,15 @@
+import { randomInt } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+
+// Generated-input and property tests draw from one seed per run (test/support/generated-inputs.ts):
+// chosen here when FUZZ_SEED is not given, printed, and handed to every worker through the
+// environment, so that a failure reproduces with `FUZZ_SEED=… npm test`.
+process.env.FUZZ_SEED ||= String(randomInt(1, 2 ** 31 - 1));
+process.stdout.write(
+  `generated inputs: FUZZ_SEED=${process.env.FUZZ_SEED} FUZZ_SCALE=${process.env.FUZZ_SCALE || '0.1'}` +
+    ' (reproduce a failure with the same FUZZ_SEED; the full counts run with npm run test:deep)\n',
+);
 
 // The same suite runs on the embedded database always, and on PostgreSQL when
 // TEST_DATABASE_URL is set (`.ci/run` sets it). TEST_DB tells the helpers which one.
@@ -16,7 +26,7 @@ const shared = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
   // Every response a test sees is checked against /openapi.json (docs/design/architecture.md#contract).
-  setupFiles: ['test/support/contract-setup.ts'],
+  setupFiles: ['test/support/contract-setup.ts', 'test/support/generated-inputs-setup.ts'],
   // As tsconfig.json's `paths`: the workspace uses @cleaver/pos-client from its sources, unbuilt.
   alias: { '@cleaver/pos-client': fileURLToPath(new URL('packages/pos-client/src/index.ts', import.meta.url)) },
 };

@@ -4,7 +4,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { merchantRecord, sync } from '../support/catalog.js';
+import { generatedRuns } from '../support/generated-inputs.js';
 import { createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
+
+/** Pairs of uploads compared with the model: 40 at full depth; enough in CI for both outcomes. */
+const RUNS = generatedRuns(40, 24);
 
 let t: TestApp;
 beforeAll(async () => {
@@ -292,7 +296,7 @@ it('the merchant record after two uploads matches the reference model of spec 4.
         expect(observed(await merchantRecord(t, me))).toEqual(expected(model));
       }
     }),
-    { numRuns: 40 },
+    { numRuns: RUNS },
   );
   // The generators must exercise both outcomes (and so both the add-only and the replace paths).
   expect(outcomes.SUCCESS).toBeGreaterThan(5);

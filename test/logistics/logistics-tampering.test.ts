@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import type { RecordedEvent } from '../../src/modules/events/index.js';
+import { generatedRuns } from '../support/generated-inputs.js';
 import { createLogisticsApp, deliveryUpdate, type LogisticsApp, sign, signedCall } from '../support/logistics.js';
 import { createSimpleOrder } from '../support/orders.js';
 import {
@@ -13,6 +14,9 @@ import {
   type MerchantCredentials,
   type TestApp,
 } from '../support/test-app.js';
+
+/** 1,200 tampered requests at full depth. */
+const RUNS = generatedRuns(1200, 120);
 
 let t: TestApp;
 let shop: MerchantCredentials;
@@ -98,7 +102,7 @@ function tampered(doc: Record<string, unknown>, how: Tamper): { body: Buffer; he
 }
 
 describe('tampered logistics requests (spec 5.2)', () => {
-  it('accepts none of 1,200 tampered requests, and the order stays as it was', async () => {
+  it(`accepts none of ${RUNS} tampered requests, and the order stays as it was`, async () => {
     const order = await createSimpleOrder(t.app, shop.merchantId);
     const before = await t.services.orders.getAnyOrder(order.id);
     const kinds = new Map<string, number>();
@@ -128,10 +132,10 @@ describe('tampered logistics requests (spec 5.2)', () => {
         kinds.set(how.kind, (kinds.get(how.kind) ?? 0) + 1);
         runs++;
       }),
-      { numRuns: 1200 },
+      { numRuns: RUNS },
     );
 
-    expect(runs).toBeGreaterThanOrEqual(1000);
+    expect(runs).toBeGreaterThanOrEqual(Math.floor(RUNS * 0.8));
     // Every kind of tampering was exercised, and nothing reached the order's history.
     expect([...kinds.keys()].sort()).toEqual([
       'flipByte',

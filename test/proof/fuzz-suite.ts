@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { generatedRuns } from '../support/generated-inputs.js';
 import { createLogisticsApp, type LogisticsApp } from '../support/logistics.js';
 import { createSimpleOrder } from '../support/orders.js';
 import {
@@ -25,7 +26,8 @@ import {
   requestsFor,
 } from './fuzz-support.js';
 
-// Fuzzing (architecture.md#fuzzing): every documented operation gets FUZZ_RUNS (default 500) generated requests
+// Fuzzing (architecture.md#fuzzing): every documented operation gets generated requests (500 at full
+// depth, `npm run test:deep`; a share of them in `npm test`, test/support/generated-inputs.ts)
 // with valid credentials, so they reach validation: wrong types, missing and extra fields, huge
 // strings and arrays, deep nesting, invalid UTF-8, wrong content types, oversized bodies (against
 // a second app on the same database with a 1 KiB body limit), random path and query params.
@@ -33,7 +35,7 @@ import {
 // rejected request on a mutating method left every table exactly as it was. Every answer is
 // also checked against /openapi.json by test/support/contract.ts.
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
+const RUNS = generatedRuns(500, 40);
 const UNLIMITED = {
   CLEAVER_RATE_LIMIT_AUTH: '10000000',
   CLEAVER_RATE_LIMIT_READ: '10000000',
