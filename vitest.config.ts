@@ -49,7 +49,8 @@ const onceOnly = [
 
 export default defineConfig({
   test: {
-    reporters: ['default'],
+    // The timings reporter feeds `npm run test:timings` and the slowest files .ci/run prints.
+    reporters: ['default', './test/support/timings-reporter.ts'],
     projects: [
       {
         test: {
@@ -57,7 +58,7 @@ export default defineConfig({
           name: 'pglite',
           exclude: ['**/node_modules/**', ...postgresOnly],
           env: { TEST_DB: 'pglite' },
-          globalSetup: ['test/support/pglite-global-setup.ts'],
+          globalSetup: ['test/support/built-cli.ts', 'test/support/pglite-global-setup.ts'],
         },
       },
       ...(postgresUrl
@@ -68,7 +69,7 @@ export default defineConfig({
                 name: 'postgres',
                 exclude: ['**/node_modules/**', ...onceOnly],
                 env: { TEST_DB: 'postgres' },
-                globalSetup: ['test/support/postgres-global-setup.ts'],
+                globalSetup: ['test/support/built-cli.ts', 'test/support/postgres-global-setup.ts'],
               },
             },
           ]

@@ -1,68 +1,12 @@
-import { EXIT, EXIT_CODES_HELP, type Io, noMoreArguments, parse, reportError, UsageError } from './cli/common.js';
-import { listenCommand } from './cli/listen-command.js';
-import { keysCommand, logisticsCommand, merchantsCommand, ordersCommand } from './cli/operator-commands.js';
-import { auditCommand, operatorsCommand } from './cli/operators-commands.js';
-import { posCommand } from './cli/pos-commands.js';
-import { sandboxCommand } from './cli/sandbox-commands.js';
-import { triggerCommand } from './cli/trigger-command.js';
+import { isClientCommand, printUsage, runClientCommand, USAGE } from './cli/commands.js';
+import { EXIT, type Io, noMoreArguments, parse, UsageError } from './cli/common.js';
 import { loadConfig, StartupError } from './config.js';
 
 // The server, the database drivers and Fastify load only for the commands that need them, so
 // that client commands (`cleaver pos …`, `cleaver merchants …`) start quickly.
 
-const USAGE = `Usage: cleaver <command> [options]
-
-Service:
-  serve [--role all|api|worker] [--no-migrate]
-                                  migrate, then serve the API and run the workers (default: all);
-                                  --no-migrate: refuse to start while migrations are pending
-  migrate                         apply pending database migrations and exit
-  sandbox demo                    a running sandbox with a merchant, a catalog and sample orders
-  sandbox od-pos                  an Open Delivery POS that publishes its menu the Open Delivery way
-  trigger SCENARIO|all|list       play a sandbox scenario: an order and the events that follow
-                                  (scheduled, cash with change, KG items, cancellations, logistics…)
-  listen --forward-to URL         receive the merchant's webhooks on a local URL, signed as sent,
-                                  each local answer recorded as the attempt (cleaver listen --help)
-
-Operator (the /admin/v1 API; --admin-token or CLEAVER_ADMIN_TOKEN):
-  merchants create|list|show      merchants, optionally with an integration key
-  keys create|revoke              integration keys of a merchant
-  logistics create                a logistics partner app
-  orders create|show|customer-cancel   sandbox orders placed as if by a customer
-  operators create|list|update|set-password|revoke-access|token   operator accounts and tokens
-  audit list|export               the audit log (export: JSON lines)
-
-POS (the /v1 API; --client-id/--client-secret or CLEAVER_CLIENT_ID/CLEAVER_CLIENT_SECRET):
-  pos token|onboard|catalog|merchant|order|events|homologation
-  pos orders show|confirm|preparing|ready|dispatch|delivered|cancel|accept-cancellation|
-             deny-cancellation|validate-code|track ORDER_ID   every order action (cleaver pos orders --help)
-
-Every command takes --url (or CLEAVER_URL), --json for machine-readable output and --help,
-e.g. "cleaver pos --help".
-
-Configuration of serve/migrate/sandbox comes from environment variables (see README.md): PORT,
-HOST, DATABASE_URL, CLEAVER_DATA_DIR, CLEAVER_ENV, CLEAVER_ADMIN_TOKEN, CLEAVER_SECRET_KEY,
-CLEAVER_PUBLIC_URL, CLEAVER_APP_ID, REDIS_URL, CLEAVER_WEBHOOK_RETRY_SCHEDULE,
-CLEAVER_WEBHOOK_LEASE_SEC, CLEAVER_DB_WAIT_SEC (how long a start waits for the database; default 60),
-CLEAVER_MIGRATE_ON_START, LOG_LEVEL.
-
-${EXIT_CODES_HELP}`;
-
-const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
-  merchants: merchantsCommand,
-  keys: keysCommand,
-  logistics: logisticsCommand,
-  orders: ordersCommand,
-  operators: operatorsCommand,
-  audit: auditCommand,
-  pos: posCommand,
-  sandbox: sandboxCommand,
-  trigger: triggerCommand,
-  listen: listenCommand,
-};
-
 /** Long-running commands stop cleanly on the first Ctrl-C; a second one exits at once. */
-async function runClientCommand(name: string, args: string[]): Promise<number> {
+async function runOnProcess(name: string, args: string[]): Promise<number> {
   const controller = new AbortController();
   const onSignal = () => {
     if (controller.signal.aborted) process.exit(130);
@@ -78,9 +22,7 @@ async function runClientCommand(name: string, args: string[]): Promise<number> {
     signal: controller.signal,
   };
   try {
-    return await COMMANDS[name](args, io);
-  } catch (error) {
-    return reportError(io, error, args.includes('--json'));
+    return await runClientCommand(name, args, io);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -166,26 +108,9 @@ export async function main(argv: string[]): Promise<number> {
       case 'migrate':
         await runMigrate(args);
         return 0;
-      case 'merchants':
-      case 'keys':
-      case 'logistics':
-      case 'orders':
-      case 'operators':
-      case 'audit':
-      case 'pos':
-      case 'sandbox':
-      case 'trigger':
-      case 'listen':
-        return await runClientCommand(command, args);
-      case undefined:
-      case '--help':
-      case '-h':
-      case 'help':
-        process.stdout.write(`${USAGE}\n`);
-        return command === undefined ? 2 : 0;
       default:
-        process.stderr.write(`Unknown command "${command}"\n\n${USAGE}\n`);
-        return 2;
+        if (isClientCommand(command)) return await runOnProcess(command, args);
+        return printUsage(command, { stdout: process.stdout, stderr: process.stderr, env: process.env });
     }
   } catch (error) {
     // A start that cannot go on (config.ts StartupError: bad environment value, port in use,

@@ -1,7 +1,14 @@
-// Runs the `cleaver` binary as a user would: a child process, `node bin/cleaver.js …`.
+// Runs the `cleaver` command for tests. The client commands (all but serve, migrate, sandbox demo) are
+// logic over HTTP: they run in this process, on captured output, with the environment a child
+// would get (`runCli`). Starting the service and the binary itself are proven on real processes
+// running the built JavaScript, as a user runs it (`runCliProcess`; test/support/built-cli.ts).
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:net';
+import { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { isClientCommand, printUsage, runClientCommand } from '../../src/cli/commands.js';
+import type { Io } from '../../src/cli/common.js';
+import { BUILT_CLI } from '../support/built-cli.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -11,31 +18,82 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  const childEnv: Record<string, string | undefined> = { ...process.env, ...env };
-  // Nothing from the test runner's environment leaks into the command.
-  for (const name of [
-    'CLEAVER_URL',
-    'CLEAVER_ADMIN_TOKEN',
-    'CLEAVER_CLIENT_ID',
-    'CLEAVER_CLIENT_SECRET',
-    'DATABASE_URL',
-    // Colour is decided by the command's own environment (test/cli/cli-terminal.test.ts).
-    'FORCE_COLOR',
-    'NO_COLOR',
-  ]) {
-    if (!(name in env)) delete childEnv[name];
+export interface CliOptions {
+  /** Standard input of the command (`--password-stdin`). */
+  stdin?: string;
+  /** How long the command may run before it is told to stop (its --help says how it stops). */
+  timeoutMs?: number;
+}
+
+/** Nothing from the test runner's environment that names a service or credentials reaches a command. */
+const SCRUBBED = [
+  'CLEAVER_URL',
+  'CLEAVER_ADMIN_TOKEN',
+  'CLEAVER_CLIENT_ID',
+  'CLEAVER_CLIENT_SECRET',
+  'DATABASE_URL',
+  // Colour is decided by the command's own environment (src/cli/terminal.test.ts).
+  'FORCE_COLOR',
+  'NO_COLOR',
+];
+
+function commandEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const merged: Record<string, string | undefined> = { ...process.env, ...env };
+  for (const name of SCRUBBED) if (!(name in env)) delete merged[name];
+  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
+  return merged;
+}
+
+class Capture extends Writable {
+  text = '';
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    done();
   }
+}
+
+/** `cleaver ARGS` as a user would type it; client commands in process, the service in a child. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  options: CliOptions = {},
+): Promise<CliResult> {
+  const [command, ...rest] = args;
+  // The commands that start the service own the process (its signals, its exit, a lock file).
+  if (command === 'serve' || command === 'migrate' || (command === 'sandbox' && rest[0] === 'demo')) {
+    return runCliProcess(args, env, options);
+  }
+  const stdout = new Capture();
+  const stderr = new Capture();
+  const io: Io = {
+    stdout,
+    stderr,
+    stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+    env: commandEnv(env),
+    signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
+  };
+  const code = isClientCommand(command) ? await runClientCommand(command, rest, io) : printUsage(command, io);
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** `node dist/cli.js ARGS`: the built binary in a child process (test/support/built-cli.ts). */
+export function runCliProcess(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  options: CliOptions = {},
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
-      ['bin/cleaver.js', ...args],
-      { cwd: ROOT, env: childEnv as NodeJS.ProcessEnv, timeout: 60_000 },
+      [BUILT_CLI, ...args],
+      { cwd: ROOT, env: commandEnv(env) as NodeJS.ProcessEnv, timeout: options.timeoutMs ?? 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });
       },
     );
+    if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+    else child.stdin?.end();
   });
 }
 

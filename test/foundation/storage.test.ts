@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { openPostgres } from '../../src/db/postgres.js';
 import { startServer } from '../../src/server.js';
+import { BUILT_CLI } from '../support/built-cli.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 import { ADMIN_TOKEN, adminHeaders, bearer, createMerchant, createTestApp, SECRET_KEY } from '../support/test-app.js';
 import { createTestDatabase, testDbKind } from '../support/test-db.js';
@@ -210,7 +211,7 @@ if (kind === 'pglite') {
     });
 
     function run(dataDir: string) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve'], {
+      const child = spawn(process.execPath, [BUILT_CLI, 'serve'], {
         env: { ...process.env, CLEAVER_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', DATABASE_URL: '' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

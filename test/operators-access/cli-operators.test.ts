@@ -2,26 +2,14 @@
 // admin with the bootstrap token (password on stdin), give it a token, act with that token, read
 // and export the audit log. The CLI goes through the API, so its actions are audited with its
 // user agent.
-import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../packages/pos-client/test/support.js';
-import { type CliResult, ROOT, runCli } from '../cli/run-cli.js';
+import { type CliResult, runCli } from '../cli/run-cli.js';
 import { ADMIN_TOKEN } from '../support/test-app.js';
 
 /** runCli with standard input (for --password-stdin). */
-function runWithInput(args: string[], env: Record<string, string>, input: string): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      ['bin/cleaver.js', ...args],
-      { cwd: ROOT, env: { PATH: process.env.PATH, ...env }, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
-      },
-    );
-    child.stdin?.end(input);
-  });
-}
+const runWithInput = (args: string[], env: Record<string, string>, input: string): Promise<CliResult> =>
+  runCli(args, env, { stdin: input });
 
 describe('cleaver operators and audit', { timeout: 90_000 }, () => {
   let server: RunningApp;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BUILT_CLI } from '../support/built-cli.js';
 import { ADMIN_TOKEN, SECRET_KEY } from '../support/test-app.js';
 
 // Real `cleaver serve` processes for the proofs of architecture.md#proofs (several processes, outage, soak).
@@ -19,14 +20,14 @@ export interface CleaverProcess {
 
 const started: CleaverProcess[] = [];
 
-/** Starts `node --import tsx src/cli.ts serve --role ROLE` and waits for its start line. */
+/** Starts `node dist/cli.js serve --role ROLE` (the built service) and waits for its start line. */
 export async function startCleaver(
   role: 'all' | 'api' | 'worker',
   env: Record<string, string>,
   timeoutMs = 60_000,
 ): Promise<CleaverProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cleaver-proof-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'serve', '--role', role], {
+  const child = spawn(process.execPath, [BUILT_CLI, 'serve', '--role', role], {
     env: {
       ...process.env,
       PORT: '0',
