@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -39,16 +40,61 @@ const postgresOnly = [
   'test/proof/worker-outage.test.ts',
   'test/proof/catalog-crash.test.ts',
 ];
-// Proofs that do not depend on the database kind (their own Redis, a process's signals): once.
+// Files that prove nothing about the database kind run once, on the embedded database: pure logic,
+// the client library, the CLI and the binary, browsers, documents and the OpenAPI contract, the
+// request parser, signatures, a process's signals, their own Redis. (The same suite still runs on
+// both databases wherever a query, a transaction or a lock is what is being tested.) A file that
+// has something PostgreSQL-specific to prove as well says so with describe.runIf on testDbKind.
 const onceOnly = [
-  'test/proof/redis-freeze.test.ts',
-  'test/security/logistics-flood.test.ts',
+  // Pure logic beside the sources, the architecture and documentation checks.
+  'src/**/*.test.ts',
+  'test/architecture/**/*.test.ts',
+  'test/docs/**/*.test.ts',
+  // The POS client library and the example POS, against a running app.
+  'packages/*/src/**/*.test.ts',
+  'packages/*/test/**/*.test.ts',
+  'examples/*/test/**/*.test.ts',
+  // The CLI (commands over HTTP) and the built binary; cli-startup-errors has PostgreSQL cases.
+  'test/cli/cli-catalog.test.ts',
+  'test/cli/cli-homologation.test.ts',
+  'test/cli/cli-homologation-pass.test.ts',
+  'test/cli/cli-listen.test.ts',
+  'test/cli/cli-operator.test.ts',
+  'test/cli/cli-orders.test.ts',
+  'test/cli/cli-pos-orders.test.ts',
+  'test/cli/cli-trigger.test.ts',
+  'test/cli/sandbox-demo.test.ts',
+  'test/operators-access/cli-operators.test.ts',
+  'test/opendelivery/od-keys-cli-console.test.ts',
+  // Browsers drive pages whose queries the HTTP console tests cover on both databases.
+  'test/console/*-browser.test.ts',
+  // The contract and the HTTP surface: documents, headers, parsing, configuration.
+  'test/foundation/config.test.ts',
+  'test/foundation/contract.test.ts',
+  'test/foundation/http-surface.test.ts',
+  'test/foundation/openapi-lint.test.ts',
+  'test/foundation/openapi-reference.test.ts',
   'test/foundation/production-build.test.ts',
   'test/foundation/pglite-thread.test.ts',
+  'test/foundation/service-env.test.ts',
+  'test/operators-access/config.test.ts',
+  'test/opendelivery/od-openapi-distances.test.ts',
+  'test/security/request-parsing.test.ts',
+  'test/security/logistics-flood.test.ts',
+  // Signatures are checked before anything is read (spec 5.2); the order is only looked at.
+  'test/logistics/logistics-tampering.test.ts',
+  // A homologation run grades what a POS did over minutes; its storage is the routes' (both kinds).
+  'test/homologation/homologation-run.test.ts',
+  'test/proof/fuzz-checks.test.ts',
+  'test/proof/redis-freeze.test.ts',
 ];
 
 export default defineConfig({
   test: {
+    // Both cores of a two-core machine (Vitest's default leaves one idle: cores − 1). Files run in
+    // parallel safely: each has its own database copy, ports are taken at 0, processes and
+    // clusters of a file are its own, and serve's signal handlers are race-free (D31).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // The timings reporter feeds `npm run test:timings` and the slowest files .ci/run prints.
     reporters: ['default', './test/support/timings-reporter.ts'],
     projects: [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Operation, rejectedWriteProblems } from './fuzz-support.js';
+import { createTestDatabase } from '../support/test-db.js';
+import { type Operation, rejectedWriteProblems, watchWrites } from './fuzz-support.js';
 
 // The fuzz suite's "nothing written when rejected" check, on hand-made fingerprints: it must
 // catch every write except the one partial write the spec allows (spec 4.13 rule 2, D4).
@@ -37,5 +38,31 @@ describe('rejectedWriteProblems', () => {
     expect(rejectedWriteProblems(confirm, before, `${before},webhook_deliveries:1:3`)).toEqual([
       'webhook_deliveries: 0 rows → 1 rows',
     ]);
+  });
+});
+
+describe('watchWrites', () => {
+  it('sees a write however it is sent, and nothing for reads', async () => {
+    const database = await createTestDatabase();
+    const watch = watchWrites(database.db);
+    try {
+      await database.db.query('SELECT count(*) FROM orders');
+      await database.db.transaction((tx) => tx.query('SELECT 1'));
+      expect(watch.wrote()).toBe(false);
+      const sends = [
+        () => database.db.query("INSERT INTO merchants (id, name) VALUES (gen_random_uuid(), 'w')"),
+        () => database.db.transaction((tx) => tx.query("UPDATE merchants SET name = 'x'")),
+        () => database.db.transaction((tx) => tx.exec('DELETE FROM merchants')),
+        () => database.db.exec('SELECT 1; DELETE FROM merchants'),
+      ];
+      for (const send of sends) {
+        watch.reset();
+        await send();
+        expect(watch.wrote()).toBe(true);
+      }
+    } finally {
+      watch.stop();
+      await database.close();
+    }
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Db } from '../../src/db/db.js';
 import { hmacSha256Hex } from '../../src/lib/crypto.js';
+import { hookStatements } from '../support/statement-hook.js';
 
 // Fuzzing (architecture.md#fuzzing): request generators driven by the service's own /openapi.json, so a new
 // route is fuzzed without anyone listing it, and the checks every answer must pass.
@@ -406,6 +407,35 @@ export async function fingerprintQuery(db: Db): Promise<string> {
       `SELECT '${r.table_name}' AS n, count(*) AS c, coalesce(sum(hashtext(t::text)::bigint), 0) AS h FROM "${r.table_name}" t`,
   );
   return `SELECT string_agg(n || ':' || c || ':' || h, ',' ORDER BY n) AS f FROM (${parts.join(' UNION ALL ')}) x`;
+}
+
+/**
+ * A statement that may change a table. Generous on purpose (a SELECT … FOR UPDATE counts, every
+ * script counts): a false alarm costs one fingerprint, a miss would hide a half-write.
+ */
+const WRITING = /\b(insert|update|delete|truncate|merge|create|drop|alter|copy|nextval|setval)\b/i;
+
+export interface WriteWatch {
+  /** Forget what was seen so far (before the next request). */
+  reset(): void;
+  /** Whether a writing statement was sent since the last reset. */
+  wrote(): boolean;
+  stop(): void;
+}
+
+/** Watches the statements sent through `db` for writes (test/support/statement-hook.ts). */
+export function watchWrites(db: Db): WriteWatch {
+  let wrote = false;
+  const stop = hookStatements(db, (sql) => {
+    if (WRITING.test(sql)) wrote = true;
+  });
+  return {
+    reset: () => {
+      wrote = false;
+    },
+    wrote: () => wrote,
+    stop,
+  };
 }
 
 export async function fingerprint(db: Db, sql: string): Promise<string> {
