@@ -92,10 +92,11 @@ export const accountPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
 
   app.post('/account/password', async (request, reply) => {
     const form = formOf(request);
+    const self = selfOf(request.actor);
     if ([...(form.newPassword ?? '')].length < PASSWORD_MIN) {
       throw invalidInput((t) => t.errors.passwordTooShort(PASSWORD_MIN), 'newPassword');
     }
-    await operators.changeOwnPassword(selfOf(request.actor), form.currentPassword ?? '', form.newPassword ?? '');
+    await operators.changeOwnPassword(self, form.currentPassword ?? '', form.newPassword ?? '');
     return reply.redirect('/console/account?done=password', 303);
   });
 

@@ -30,10 +30,14 @@ function auditQueryOf(q: Record<string, string>): AuditQuery {
   };
 }
 
-function targetOf(e: AuditView): Html {
+/** What an entry acted on: each id under its name in the operator's words (the field's in a tooltip). */
+function targetOf(t: Messages, e: AuditView): Html {
   const entries = Object.entries(e.target);
   if (!entries.length) return html`<span class="muted">—</span>`;
-  return html`${entries.map(([k, v]) => html`<span class="nowrap">${k} ${shortId(v)}</span> `)}`;
+  const names = t.audit.targets as Record<string, string>;
+  const name = (k: string) =>
+    Object.hasOwn(names, k) ? html`<span title="${k}">${names[k]}</span>` : html`<code>${k}</code>`;
+  return html`${entries.map(([k, v]) => html`<span class="nowrap">${name(k)} ${shortId(v)}</span> `)}`;
 }
 
 function resultOf(e: AuditView): Html {
@@ -67,8 +71,8 @@ export const auditPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, {
   <tbody>${entries.map(
     (e) => html`<tr><td data-label="${a.when}">${time(e.at)}</td>
     <td data-label="${a.actor}" class="wrap">${e.actor}${e.tokenId ? html` <span class="muted small">${a.token} ${shortId(e.tokenId)}</span>` : ''}${e.role ? html` ${badge((t.roles as Record<string, string>)[e.role] ?? e.role, 'muted', e.role)}` : ''}</td>
-    <td data-label="${a.action}"><code class="wrap">${e.action}</code></td><td data-label="${a.target}">${targetOf(e)}</td><td data-label="${a.result}">${resultOf(e)}</td>
-    <td data-label="${a.from}"><span class="small">${e.channel} · ${e.ip ?? '—'}</span></td></tr>`,
+    <td data-label="${a.action}"><code class="wrap">${e.action}</code></td><td data-label="${a.target}">${targetOf(t, e)}</td><td data-label="${a.result}">${resultOf(e)}</td>
+    <td data-label="${a.from}"><span class="small">${(a.channels as Record<string, string>)[e.channel] ?? e.channel} · ${e.ip ?? '—'}</span></td></tr>`,
   )}</tbody></table>`
       : html`<p>${a.none}</p>`;
     const more = next ? html`<p><a href="/console/audit${query({ ...filters, cursor: next })}">${a.older}</a></p>` : '';

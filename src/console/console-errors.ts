@@ -46,6 +46,7 @@ const KNOWN_TITLES: Array<[RegExp, (t: Messages, m: RegExpExecArray) => string]>
     /^Forbidden: this needs the (\w+) role \(yours is (\w+)\)$/,
     (t, m) => t.errors.known.forbidden(role(t, m[1]), role(t, m[2])),
   ],
+  [/^The bootstrap token is not an operator account/, (t) => t.errors.known.bootstrapNoAccount],
   [/^Merchant not found$/, (t) => t.errors.merchantNotFound],
   [/^Order not found$/, (t) => t.errors.orderNotFound],
   [/^Operator not found$/, (t) => t.errors.operatorNotFound],

@@ -99,14 +99,14 @@ function reportBody(ctx: PageContext, run: RunReport, keyName: string, merchantN
 </section>
 <section aria-labelledby="crit-h" class="panel">
   <h2 id="crit-h">${h.criteria}</h2>
-  <p>${h.criteriaHelp}</p>
+  <p>${h.criteriaHelp} ${h.criteriaInEnglish}</p>
   <table class="cards criteria">
     <thead><tr><th scope="col">${h.result}</th><th scope="col">${h.criterion}</th><th scope="col">${h.rule}</th><th scope="col">${h.required}</th><th scope="col">${h.evidence}</th></tr></thead>
     <tbody>${run.criteria.map(
       (
         c,
       ) => html`<tr><td data-label="${h.result}">${codeBadge(t.codes.criterionResult, c.result, RESULT_TONE[c.result])}</td>
-      <th scope="row" data-label="${h.criterion}">${c.title}</th><td data-label="${h.rule}">${c.rule}</td>
+      <th scope="row" data-label="${h.criterion}" lang="en">${c.title}</th><td data-label="${h.rule}" lang="en">${c.rule}</td>
       <td data-label="${h.required}">${c.required ? t.common.yes : t.common.no}</td>
       <td data-label="${h.evidence}">${
         c.evidence.length

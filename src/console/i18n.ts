@@ -105,7 +105,7 @@ export function quantity(value: number | string, unit: string, lang: Lang): stri
   return `${Number.isFinite(n) ? number(n, lang, 3) : String(value)} ${unit}`;
 }
 
-/** A share as a percentage with one decimal: `97,5 %` / `97.5%`. */
+/** A share as a percentage with one decimal: `97,5%` / `97.5%`. */
 export function percent(part: number, whole: number, lang: Lang): string {
   return plainSpaces(
     numberFormat(lang, 'pct', { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(

@@ -27,13 +27,13 @@ export function noticeText(t: Messages, n: Notice): Html {
   const url = d.url ? html`<code class="wrap">${d.url}</code>` : t.notices.theEndpoint;
   switch (n.kind) {
     case 'webhook.failing':
-      return html`${t.notices.failing(url)}${d.error ? html`: <span class="wrap">${d.error}</span>` : ''}`;
+      return html`${t.notices.failing(url)}${d.error ? html`: <span class="wrap" lang="en">${d.error}</span>` : ''}`;
     case 'webhook.recovered':
       return html`${t.notices.recovered(url)}`;
     case 'webhook.disabled':
-      return html`${t.notices.disabled(url)}${d.reason ? html` (<span class="wrap">${d.reason}</span>)` : ''}. ${t.notices.registerAgain}`;
+      return html`${t.notices.disabled(url)}${d.reason ? html` (<span class="wrap" lang="en">${d.reason}</span>)` : ''}. ${t.notices.registerAgain}`;
     default:
-      return html`<span class="wrap">${n.message}</span>`;
+      return html`<span class="wrap" lang="en">${n.message}</span>`;
   }
 }
 

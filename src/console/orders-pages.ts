@@ -36,11 +36,18 @@ export function orderStatusBadge(t: Messages, status: string): Html {
 const isMoney = (v: unknown): v is { value: number | string; currency: string } =>
   typeof v === 'object' && v !== null && 'value' in v && (v as { currency?: unknown }).currency === 'BRL';
 
-/** Metadata of an event as `key: value` pairs; amounts in reais as money, other nested values as JSON. */
+/**
+ * Metadata of an event as `name: value` pairs: the fields the console knows in the operator's
+ * words (the field's name in a tooltip), others by their name as the event spells it; amounts in
+ * reais as money, other nested values as JSON.
+ */
 function metadataList(ctx: PageContext, metadata: Record<string, unknown> | undefined): Html {
   if (!metadata || Object.keys(metadata).length === 0) return html``;
+  const names = ctx.t.orders.metadata as Record<string, string>;
   const show = (v: unknown) => (typeof v === 'string' ? v : isMoney(v) ? money(v.value, ctx.lang) : JSON.stringify(v));
-  return html`<dl class="meta">${Object.entries(metadata).map(([k, v]) => html`<div><dt>${k}</dt><dd>${show(v)}</dd></div>`)}</dl>`;
+  const name = (k: string) =>
+    Object.hasOwn(names, k) ? html`<dt title="${k}">${names[k]}</dt>` : html`<dt><code>${k}</code></dt>`;
+  return html`<dl class="meta">${Object.entries(metadata).map(([k, v]) => html`<div>${name(k)}<dd>${show(v)}</dd></div>`)}</dl>`;
 }
 
 const jsonBlock = (value: unknown) => html`<pre class="json">${JSON.stringify(value, null, 2)}</pre>`;

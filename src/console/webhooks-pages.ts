@@ -62,8 +62,8 @@ export function endpointFacts(t: Messages, health: EndpointHealth, registered: b
   const w = t.webhooks;
   return html`<dl class="facts">
   <div><dt>${w.endpoint}</dt><dd>${endpointBadge(t, registered, health)}</dd></div>
-  ${health.lastError ? html`<div class="wide"><dt>${w.lastError}</dt><dd class="wrap">${health.lastError}</dd></div>` : ''}
-  ${health.disabledReason ? html`<div class="wide"><dt>${w.disabledReason}</dt><dd class="wrap">${health.disabledReason}</dd></div>` : ''}
+  ${health.lastError ? html`<div class="wide"><dt>${w.lastError}</dt><dd class="wrap" lang="en">${health.lastError}</dd></div>` : ''}
+  ${health.disabledReason ? html`<div class="wide"><dt>${w.disabledReason}</dt><dd class="wrap" lang="en">${health.disabledReason}</dd></div>` : ''}
   <div><dt>${w.lastAttempt}</dt><dd>${time(health.lastAttemptAt, t.common.never)}</dd></div>
   <div><dt>${w.lastSuccess}</dt><dd>${time(health.lastSuccessAt, t.common.never)}</dd></div>
 </dl>`;
@@ -90,7 +90,7 @@ export async function troubledEndpointsSection(kit: ConsoleKit, ctx: PageContext
     (h) => html`<tr>
     <th scope="row" data-label="${t.common.merchant}"><a href="${path`/console/merchants/${h.merchantId}`}">${names.get(h.merchantId) ?? h.merchantId}</a></th>
     <td data-label="${t.webhooks.endpoint}">${endpointBadge(t, true, h)}</td>
-    <td data-label="${t.webhooks.lastError}" class="wrap">${h.disabledReason ?? h.lastError ?? '—'}</td>
+    <td data-label="${t.webhooks.lastError}" class="wrap" lang="en">${h.disabledReason ?? h.lastError ?? '—'}</td>
     <td data-label="${t.webhooks.lastAttempt}">${time(h.lastAttemptAt, t.common.never)}</td>
     <td><a href="/console/webhooks${query({ merchantId: h.merchantId, status: 'FAILED' })}">${t.webhooks.failedDeliveries}</a></td>
   </tr>`,

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { describe, expect } from 'vitest';
 import { platformActions } from '../../src/modules/orders/index.js';
 import { appTest } from '../support/fixtures.js';
-import { createSimpleOrder } from '../support/orders.js';
+import { createOrder, createProduct } from '../support/orders.js';
 import { adminHeaders, bearer, type MerchantCredentials } from '../support/test-app.js';
 import { type ConsoleSession, login } from './console-session.js';
 
@@ -56,8 +56,13 @@ const ACTIONS = {
 } as const;
 type Action = keyof typeof ACTIONS;
 
-async function orderIn(app: FastifyInstance, me: MerchantCredentials, type: string, steps: Step[]): Promise<string> {
-  const order = await createSimpleOrder(app, me.merchantId, type);
+async function orderIn(
+  app: FastifyInstance,
+  me: MerchantCredentials & { productId: string },
+  type: string,
+  steps: Step[],
+): Promise<string> {
+  const order = await createOrder(app, me.merchantId, { type, items: [{ productId: me.productId, quantity: 1 }] });
   const post = async (url: string, payload: unknown, headers: Record<string, string>) => {
     const res = await app.inject({ method: 'POST', url, headers, payload: payload as Record<string, unknown> });
     if (res.statusCode !== 202) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
@@ -104,10 +109,15 @@ async function attempt(s: ConsoleSession, orderId: string, action: Action) {
 }
 
 describe('the order page offers what the order allows', () => {
-  it('for every reachable state of both types: each offered action succeeds, each other one is refused', async ({
-    t,
-    me,
-  }) => {
+  const withProduct = async (t: { app: FastifyInstance }, me: MerchantCredentials) => ({
+    ...me,
+    productId: (await createProduct(t.app, me.merchantId, { price: 10, unit: 'UN' })).id,
+  });
+
+  it('for every reachable state of both types: each offered action succeeds, each other one is refused', {
+    timeout: 600_000,
+  }, async ({ t, me: merchant }) => {
+    const me = await withProduct(t, merchant);
     const s = await login(t.app);
     for (const state of STATES) {
       const probe = await orderIn(t.app, me, state.type, state.steps);
@@ -152,8 +162,9 @@ describe('the order page offers what the order allows', () => {
 
   it('a stale page: the action applied meanwhile comes back as a plain message, audited with the service title', async ({
     t,
-    me,
+    me: merchant,
   }) => {
+    const me = await withProduct(t, merchant);
     const s = await login(t.app);
     const orderId = await orderIn(t.app, me, 'DELIVERY', ['confirm', 'dispatch', 'delivered']);
     // The page (opened earlier) offered Cancel; the courier delivered meanwhile.

@@ -74,7 +74,7 @@ describe('orders', () => {
     );
     const page = await s.get(`/console/orders/${order.id}`);
     expect(page.body).toContain('<strong>ORDER_CANCELLATION_REQUEST</strong>');
-    expect(page.body).toContain('<dt>reason</dt><dd>Mudei de ideia</dd>');
+    expect(page.body).toContain('<dt title="reason">reason</dt><dd>Mudei de ideia</dd>');
 
     const confirm = await t.app.inject({
       method: 'POST',
