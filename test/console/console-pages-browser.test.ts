@@ -142,9 +142,9 @@ async function brokenHeaders(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const broken: string[] = [];
     for (const th of document.querySelectorAll('thead th')) {
-      const style = getComputedStyle(th);
-      if (th.closest('.visually-hidden') || style.position === 'absolute' || th.getBoundingClientRect().width < 2)
-        continue;
+      // A phone's card tables hide their header row (table.cards): nothing to read there.
+      const head = th.closest('thead') as Element;
+      if (th.closest('.visually-hidden') || getComputedStyle(head).position === 'absolute') continue;
       const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         if ((node.parentElement as Element).closest('.visually-hidden')) continue;
@@ -264,7 +264,9 @@ describe('in a browser', () => {
       .getByLabel('Merchant', { exact: true })
       .selectOption({ label: 'Casa de Carnes Nossa Senhora Aparecida do Norte Ltda' });
     await page.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(() => page.locator('table.orders tbody tr').count()).toBe(1);
+    await expect.poll(() => page.locator('table.orders tbody tr').count()).toBeGreaterThan(0);
+    const merchants = await page.locator('table.orders tbody td[data-label="Merchant"]').allTextContents();
+    expect(new Set(merchants)).toEqual(new Set(['Casa de Carnes Nossa Senhora Aparecida do Norte Ltda']));
     await screenshot(page, '33-orders-by-merchant-en-390');
 
     // The menu holds the language switch; the choice stays for the next pages.
