@@ -114,53 +114,60 @@ async function session(size: (typeof SIZES)[number], lang: (typeof LANGS)[number
   return context;
 }
 
+// The checks run in the page. They are JavaScript source (the project's type checking has no
+// DOM library): playwright evaluates a string as an expression in the page.
+
 /** Nothing scrolls sideways, and nothing visible in the page sticks out of the screen. */
-async function fits(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const problems: string[] = [];
-    const width = window.innerWidth;
-    if (document.documentElement.scrollWidth > width) {
-      problems.push(`document.scrollWidth ${document.documentElement.scrollWidth} > ${width}`);
+const FITS = `(() => {
+  const problems = [];
+  const width = window.innerWidth;
+  if (document.documentElement.scrollWidth > width) {
+    problems.push('document.scrollWidth ' + document.documentElement.scrollWidth + ' > ' + width);
+  }
+  if (document.body.scrollWidth > width) problems.push('body.scrollWidth ' + document.body.scrollWidth + ' > ' + width);
+  for (const el of document.querySelectorAll('main *, header *, .attention *')) {
+    if (el.closest('pre, svg, .visually-hidden, details:not([open]) > :not(summary), .menu-panel')) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    if (r.right > width + 0.5 || r.left < -0.5) {
+      problems.push(el.tagName.toLowerCase() + '.' + el.className + ' [' + Math.round(r.left) + ', ' +
+        Math.round(r.right) + ']: ' + (el.textContent || '').trim().slice(0, 40));
     }
-    if (document.body.scrollWidth > width) problems.push(`body.scrollWidth ${document.body.scrollWidth} > ${width}`);
-    for (const el of document.querySelectorAll('main *, header *, .attention *')) {
-      if (el.closest('pre, svg, .visually-hidden, details:not([open]) > :not(summary), .menu-panel')) continue;
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0) continue;
-      if (r.right > width + 0.5 || r.left < -0.5) {
-        problems.push(
-          `${el.tagName.toLowerCase()}.${el.className} [${Math.round(r.left)}, ${Math.round(r.right)}]: ${(el.textContent ?? '').trim().slice(0, 40)}`,
-        );
-      }
-    }
-    return problems.slice(0, 10);
-  });
-}
+  }
+  return problems.slice(0, 10);
+})()`;
 
 /** Header words broken across lines (each word of a header must sit on one line). */
-async function brokenHeaders(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const broken: string[] = [];
-    for (const th of document.querySelectorAll('thead th')) {
-      // A phone's card tables hide their header row (table.cards): nothing to read there.
-      const head = th.closest('thead') as Element;
-      if (th.closest('.visually-hidden') || getComputedStyle(head).position === 'absolute') continue;
-      const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        if ((node.parentElement as Element).closest('.visually-hidden')) continue;
-        const text = node.textContent ?? '';
-        for (const m of text.matchAll(/\S+/g)) {
-          const range = document.createRange();
-          range.setStart(node, m.index ?? 0);
-          range.setEnd(node, (m.index ?? 0) + m[0].length);
-          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-          if (lines.size > 1) broken.push(m[0]);
-        }
+const BROKEN_HEADERS = `(() => {
+  const broken = [];
+  for (const th of document.querySelectorAll('thead th')) {
+    // A phone's card tables hide their header row (table.cards): nothing to read there.
+    if (th.closest('.visually-hidden') || getComputedStyle(th.closest('thead')).position === 'absolute') continue;
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest('.visually-hidden')) continue;
+      for (const m of (node.textContent || '').matchAll(/S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (lines.size > 1) broken.push(m[0]);
       }
     }
-    return broken;
-  });
-}
+  }
+  return broken;
+})()`;
+
+/** How tall the row of the navigation and the operator's menu is. */
+const NAV_HEIGHT = `(() => {
+  const boxes = [...document.querySelectorAll('.nav .sections li, .nav .brand, .nav .menu > summary')].map((e) =>
+    e.getBoundingClientRect(),
+  );
+  return Math.max(...boxes.map((r) => r.bottom)) - Math.min(...boxes.map((r) => r.top));
+})()`;
+
+const fits = (page: Page) => page.evaluate(FITS) as Promise<string[]>;
+const brokenHeaders = (page: Page) => page.evaluate(BROKEN_HEADERS) as Promise<string[]>;
 
 const PAGES: Array<[string, () => string]> = [
   ['merchants', () => '/console/merchants'],
@@ -200,12 +207,7 @@ describe('every console page at a desk and on a phone, in both languages', () =>
           expect(await brokenHeaders(page), `${name} ${lang} ${size.width}`).toEqual([]);
           if (size.width === 1366) {
             // The navigation and the operator's menu on one row.
-            const rows = await page.evaluate(() => {
-              const tops = [...document.querySelectorAll('.nav .sections li, .nav .brand, .nav .menu > summary')].map(
-                (e) => e.getBoundingClientRect(),
-              );
-              return Math.max(...tops.map((r) => r.bottom)) - Math.min(...tops.map((r) => r.top));
-            });
+            const rows = (await page.evaluate(NAV_HEIGHT)) as number;
             expect(rows, `${name}: navigation height`).toBeLessThan(48);
           }
           await screenshot(page, `30-${String(i).padStart(2, '0')}-${name}-${lang}-${size.width}`);
