@@ -94,10 +94,11 @@ function attentionBanner(ctx: PageContext): Html {
     (e, i) =>
       html`${i ? ', ' : ''}<a href="${path`/console/merchants/${e.merchantId}`}">${e.name}</a> (${e.state === 'disabled' ? t.disabled : html`${t.failingSince} ${time(e.since)}`})`,
   );
-  return html`<div class="attention" role="status"><div class="attention-inner">
+  // A landmark of its own, not a live region: it is the state of things when the page was made.
+  return html`<aside class="attention" aria-label="${t.label}"><div class="attention-inner">
   <strong>${t.heading(a.total)}</strong> ${named}${a.total > a.examples.length ? ` ${t.more(a.total - a.examples.length)}` : ''}.
   <a href="/console/webhooks#endpoints">${t.see}</a>
-</div></div>`;
+</div></aside>`;
 }
 
 export function page(

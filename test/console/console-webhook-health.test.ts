@@ -58,7 +58,7 @@ describe('webhook endpoint health in the console', () => {
     const orders = await s.get('/console/orders');
     expect(orders.body).toMatch(
       new RegExp(
-        `<div class="attention" role="status"><div class="attention-inner">\\s*<strong>A webhook endpoint is in trouble:</strong> <a href="/console/merchants/${merchant.merchantId}">${name}</a> \\(failing since <time`,
+        `<aside class="attention" aria-label="Webhook endpoints in trouble"><div class="attention-inner">\\s*<strong>A webhook endpoint is in trouble:</strong> <a href="/console/merchants/${merchant.merchantId}">${name}</a> \\(failing since <time`,
       ),
     );
     expect(orders.body).toContain('<a href="/console/webhooks#endpoints">See the endpoints</a>');

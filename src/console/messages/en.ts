@@ -54,6 +54,7 @@ export const en = {
     string
   >,
   attention: {
+    label: 'Webhook endpoints in trouble',
     heading: (n: number) => (n === 1 ? 'A webhook endpoint is in trouble:' : `${n} webhook endpoints are in trouble:`),
     failingSince: 'failing since',
     disabled: 'disabled',

@@ -39,6 +39,7 @@ export const ptBR: Messages = {
     string
   >,
   attention: {
+    label: 'Endpoints de webhook com problema',
     heading: (n: number) =>
       n === 1 ? 'Um endpoint de webhook está com problema:' : `${n} endpoints de webhook estão com problema:`,
     failingSince: 'falhando desde',
