@@ -2,6 +2,7 @@
 // refuses: colours are SVG presentation attributes, not inline styles). Each chart has a text
 // alternative and a <title> per bar or point, so the numbers stay readable without the picture.
 import { type Html, html } from './html.js';
+import type { BaseContext } from './layout.js';
 
 const W = 560;
 const H = 160;
@@ -24,14 +25,18 @@ export interface Series {
 const x = (i: number, n: number) => PAD.left + ((W - PAD.left - PAD.right) * (i + 0.5)) / n;
 const y = (v: number, max: number) => H - PAD.bottom - ((H - PAD.top - PAD.bottom) * v) / (max || 1);
 
-function axes(days: string[], max: number, unit: string): Html {
+/** A day under the axis: `27/11` in Portuguese (day first), `11-27` in English (month first). */
+const dayLabel = (lang: BaseContext['lang'], day: string) =>
+  lang === 'pt-BR' ? `${day.slice(8, 10)}/${day.slice(5, 7)}` : day.slice(5);
+
+function axes(lang: BaseContext['lang'], days: string[], max: number, unit: string): Html {
   const every = Math.ceil(days.length / 7);
   return html`<line x1="${PAD.left}" y1="${H - PAD.bottom}" x2="${W - PAD.right}" y2="${H - PAD.bottom}" stroke="#888"/>
   <text x="${PAD.left - 4}" y="${PAD.top + 8}" text-anchor="end" font-size="10" fill="#555">${Math.round(max)}${unit}</text>
   <text x="${PAD.left - 4}" y="${H - PAD.bottom}" text-anchor="end" font-size="10" fill="#555">0</text>
   ${days.map((d, i) =>
     i % every === 0
-      ? html`<text x="${x(i, days.length)}" y="${H - 6}" text-anchor="middle" font-size="10" fill="#555">${d.slice(5)}</text>`
+      ? html`<text x="${x(i, days.length)}" y="${H - 6}" text-anchor="middle" font-size="10" fill="#555">${dayLabel(lang, d)}</text>`
       : '',
   )}`;
 }
@@ -44,7 +49,7 @@ function legend(series: Array<{ label: string; colour: string }>): Html {
 }
 
 /** Stacked bars per day (counts: successes and failures, sync outcomes…). */
-export function stackedBars(title: string, days: string[], series: Series[]): Html {
+export function stackedBars(ctx: BaseContext, title: string, days: string[], series: Series[]): Html {
   const totals = days.map((_, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0));
   const max = Math.max(1, ...totals);
   const bw = Math.max(2, ((W - PAD.left - PAD.right) / days.length) * 0.7);
@@ -60,8 +65,8 @@ export function stackedBars(title: string, days: string[], series: Series[]): Ht
     });
   });
   const summary = series.map((s) => `${s.values.reduce((a, b) => a + b, 0)} ${s.label}`).join(', ');
-  return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${title}: ${summary} over ${days.length} days">
-  ${axes(days, max, '')}${bars}</svg>${legend(series)}<figcaption class="visually-hidden">${title}</figcaption></figure>`;
+  return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${title}: ${ctx.t.charts.overDays(summary, days.length)}">
+  ${axes(ctx.lang, days, max, '')}${bars}</svg>${legend(series)}<figcaption class="visually-hidden">${title}</figcaption></figure>`;
 }
 
 /** Lines per day (latency percentiles…); a day without data leaves a gap. */
@@ -71,7 +76,7 @@ export interface LineSeries {
   values: Array<number | null>;
 }
 
-export function lines(title: string, days: string[], series: LineSeries[], unit: string): Html {
+export function lines(ctx: BaseContext, title: string, days: string[], series: LineSeries[], unit: string): Html {
   const max = Math.max(1, ...series.flatMap((s) => s.values.filter((v): v is number => v !== null)));
   const paths = series.map((s) => {
     let d = '';
@@ -91,6 +96,6 @@ export function lines(title: string, days: string[], series: LineSeries[], unit:
     );
     return html`<path d="${d.trim()}" fill="none" stroke="${s.colour}" stroke-width="2"/>${dots}`;
   });
-  return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${title} over ${days.length} days">
-  ${axes(days, max, unit)}${paths}</svg>${legend(series)}<figcaption class="visually-hidden">${title}</figcaption></figure>`;
+  return html`<figure class="chart"><svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${ctx.t.charts.titleOverDays(title, days.length)}">
+  ${axes(ctx.lang, days, max, unit)}${paths}</svg>${legend(series)}<figcaption class="visually-hidden">${title}</figcaption></figure>`;
 }

@@ -6,27 +6,27 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ConsoleKit, formOf } from './console-kit.js';
 import { html } from './html.js';
 import { csrfField, page } from './layout.js';
+import type { Messages } from './messages/en.js';
 
-type Question = (form: Record<string, string>) => string | undefined;
+type Question = (form: Record<string, string>, t: Messages) => string | undefined;
 
 /** Route → the question to ask (undefined: this submission destroys nothing, no question). */
 const DESTRUCTIVE: Record<string, Question> = {
-  '/console/merchants/:merchantId/keys/:keyId/delete': () =>
-    'Delete this integration key? Its tokens stop working at once; this cannot be undone.',
-  '/console/orders/:orderId/events': (f) =>
-    f.eventType === 'CANCELLED' ? 'Cancel this order for the platform? The POS and the customer are told.' : undefined,
-  '/console/operators/:id/totp/reset': () => "Remove this operator's one-time-code device?",
-  '/console/operators/:id/revokeAccess': () => 'End every session and revoke every token of this operator?',
-  '/console/operators/:id/tokens/:tokenId/revoke': () => 'Revoke this token? Anything using it stops working.',
-  '/console/account/tokens/:tokenId/revoke': () => 'Revoke this token? Anything using it stops working.',
-  '/console/account/sessions/revoke': () => 'Log out every session of yours, this one included?',
+  '/console/merchants/:merchantId/keys/:keyId/delete': (_f, t) => t.confirm.deleteKey,
+  '/console/orders/:orderId/events': (f, t) => (f.eventType === 'CANCELLED' ? t.confirm.cancelOrder : undefined),
+  '/console/operators/:id/totp/reset': (_f, t) => t.confirm.resetTotp,
+  '/console/operators/:id/revokeAccess': (_f, t) => t.confirm.revokeAccess,
+  '/console/operators/:id/tokens/:tokenId/revoke': (_f, t) => t.confirm.revokeToken,
+  '/console/account/tokens/:tokenId/revoke': (_f, t) => t.confirm.revokeToken,
+  '/console/account/sessions/revoke': (_f, t) => t.confirm.signOutEverywhere,
 };
 
 /** A preHandler: answers a confirmation page instead of running an unconfirmed destructive action. */
 export function confirmStep(kit: ConsoleKit) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST') return;
-    const question = DESTRUCTIVE[request.routeOptions.url ?? '']?.(formOf(request));
+    const ctx = kit.ctx(request);
+    const question = DESTRUCTIVE[request.routeOptions.url ?? '']?.(formOf(request), ctx.t);
     const form = formOf(request);
     if (!question || form.confirm === 'yes') return;
     request.awaitingConfirmation = true;
@@ -36,13 +36,13 @@ export function confirmStep(kit: ConsoleKit) {
     const body = html`<section class="panel" aria-labelledby="confirm-h">
   <h2 id="confirm-h">${question}</h2>
   <form method="post" action="${request.url}" class="inline-form">
-    ${csrfField(kit.ctx(request).csrfToken)}
+    ${csrfField(ctx.csrfToken)}
     ${fields.map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}
     <input type="hidden" name="confirm" value="yes">
-    <button type="submit" class="danger">Yes, do it</button>
-    <a href="${cancel}">No, go back</a>
+    <button type="submit" class="danger">${ctx.t.confirm.yes}</button>
+    <a href="${cancel}">${ctx.t.confirm.no}</a>
   </form>
 </section>`;
-    return kit.send(reply, page(kit.ctx(request), { title: 'Please confirm' }, body));
+    return kit.send(reply, page(ctx, { title: ctx.t.confirm.title }, body));
   };
 }

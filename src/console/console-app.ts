@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { safeEqual } from '../lib/crypto.js';
-import { forbidden } from '../lib/errors.js';
 import { ACCESS_RULES, allows } from '../modules/operators/index.js';
 import { auditContextOf, auditOperatorActions, checkAccess, requireAccessRules } from '../plugins/auth-hooks.js';
 import { toErrorResponse } from '../plugins/error-handler.js';
@@ -18,12 +17,15 @@ import { accountPages } from './account-pages.js';
 import { auditPages } from './audit-pages.js';
 import { catalogPages } from './catalog-pages.js';
 import { confirmStep } from './confirm-step.js';
+import { badCsrf, ConsoleError, knownTitle, notFoundPage } from './console-errors.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { retryForm } from './form-retry.js';
 import { homologationPages } from './homologation-pages.js';
 import type { Html } from './html.js';
-import { errorPage, loginPage, type PageContext, type Section } from './layout.js';
+import { isLang, langCookie, langOf, messagesOf } from './i18n.js';
+import { type Attention, type BaseContext, errorPage, loginPage, type PageContext, type Section } from './layout.js';
 import { merchantsPages } from './merchants-pages.js';
+import { noticesPages } from './notices-pages.js';
 import { operatorsPages } from './operators-pages.js';
 import { ordersPages } from './orders-pages.js';
 import { sandboxPages } from './sandbox-pages.js';
@@ -52,7 +54,7 @@ function loadAsset(name: string, type: string): Asset {
 
 /** Where to go after login: a console path only (no open redirect). */
 function safeNext(raw: string | undefined): string {
-  if (!raw || !/^\/console(\/[A-Za-z0-9\-._~%/?=&]*)?$/.test(raw) || raw.includes('//') || raw.includes('..'))
+  if (!raw || !/^\/console(\/[A-Za-z0-9\-._~%/?=&+,:]*)?$/.test(raw) || raw.includes('//') || raw.includes('..'))
     return '/console/merchants';
   return raw;
 }
@@ -70,17 +72,34 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
   const maxAgeSec = config.operatorSecurity.sessionMaxSec;
 
   // Sections appear when the service behind them exists (and the sandbox only in sandbox).
-  const sections: Section[] = ['merchants', 'orders', 'webhooks'];
+  const sections: Section[] = ['merchants', 'orders', 'webhooks', 'notices'];
+  if (services.homologation) sections.push('homologations');
   if (config.env === 'sandbox') sections.push('sandbox');
   sections.push('operators', 'audit', 'account');
 
+  /** Where "switch language" comes back to: this page, or for a form's answer the page of the form. */
+  const hereOf = (request: FastifyRequest): string => {
+    if (request.method === 'GET') return safeNext(request.url);
+    const referer = typeof request.headers.referer === 'string' ? request.headers.referer : '';
+    try {
+      const back = new URL(referer, 'http://x');
+      return safeNext(`${back.pathname}${back.search}`);
+    } catch {
+      return safeNext(undefined);
+    }
+  };
+  const base = (request: FastifyRequest): BaseContext => {
+    const lang = langOf(request);
+    return { env: config.env, lang, t: messagesOf(lang), here: hereOf(request) };
+  };
   const ctx = (request: FastifyRequest): PageContext => {
     const actor = request.consoleSession ? request.actor : undefined;
     return {
-      env: config.env,
+      ...base(request),
       csrfToken: request.consoleSession?.csrfToken ?? '',
       sections,
       timeZone: zoneOf(request),
+      attention: request.consoleAttention,
       actor: actor ? { name: actor.actor, role: actor.role } : undefined,
       can(route) {
         const rule = ACCESS_RULES[route];
@@ -93,12 +112,31 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     services,
     sections,
     ctx,
+    base,
     send: (reply: FastifyReply, body: Html, status = 200) =>
       reply
         .code(status)
         .type('text/html; charset=utf-8')
-        .send(localizeTimes(body.__html, zoneOf(reply.request))),
+        .header('content-language', langOf(reply.request))
+        .header('vary', 'Cookie, Accept-Language')
+        .send(localizeTimes(body.__html, zoneOf(reply.request), langOf(reply.request))),
   };
+
+  /** The banner's endpoints in trouble (layout.ts): named ones, at most this many. */
+  const ATTENTION_NAMED = 3;
+  async function attentionOf(): Promise<Attention> {
+    const { items, total } = await services.webhooks.troubledEndpoints(ATTENTION_NAMED);
+    const names = total ? await services.merchants.merchantNames(items.map((i) => i.merchantId)) : new Map();
+    return {
+      total,
+      examples: items.map((i) => ({
+        merchantId: i.merchantId,
+        name: names.get(i.merchantId) ?? i.merchantId,
+        state: i.state === 'disabled' ? 'disabled' : 'failing',
+        since: i.failingSince ? new Date(i.failingSince) : null,
+      })),
+    };
+  }
 
   // Pages, not API: out of /openapi.json (and so out of the security suite's completeness check).
   app.addHook('onRoute', (route) => {
@@ -136,9 +174,15 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     if (request.method !== 'POST' || isPublic(request)) return;
     const token = formOf(request)._csrf;
     const expected = request.consoleSession?.csrfToken;
-    if (!token || !expected || !safeEqual(token, expected)) {
-      throw forbidden('Invalid or missing CSRF token: reload the page and try again');
-    }
+    if (!token || !expected || !safeEqual(token, expected)) throw badCsrf();
+  });
+
+  // A full page (not a live fragment, nor an asset or export) carries the banner of webhook
+  // endpoints in trouble: one indexed query (troubledEndpoints), so it is on every page.
+  app.addHook('preHandler', async (request) => {
+    if (request.method !== 'GET' || !request.consoleSession || request.headers['x-console-fragment'] === '1') return;
+    if (isPublic(request) || request.routeOptions.url?.endsWith('/export')) return;
+    request.consoleAttention = await attentionOf();
   });
 
   // After the CSRF check: a destructive action without `confirm=yes` gets a confirmation page.
@@ -152,18 +196,41 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     request.auditReason = body.title;
     const status = body.status === 415 ? 400 : body.status;
     if (headers['retry-after']) reply.header('retry-after', headers['retry-after']);
+    const b = base(request);
     const pageCtx = request.consoleSession ? ctx(request) : undefined;
+    // The console's own messages are in the operator's language; a service's refusal is the
+    // API's title (fixed by the spec), shown under a translated explanation; anything else
+    // (a 5xx) never shows its internals.
+    const message =
+      error instanceof ConsoleError
+        ? { text: error.describe(b.t) }
+        : status >= 500
+          ? { text: b.t.errors.unexpected }
+          : { text: knownTitle(body.title, b.t), apiTitle: body.title };
     // A refused form comes back filled in (form-retry.ts); the login form has its own page.
-    const retry = status === 400 && pageCtx ? retryForm(request, body.title, pageCtx.csrfToken) : undefined;
-    kit.send(reply, errorPage(pageCtx, status, body.title, retry), status);
+    const retry =
+      status === 400 && pageCtx
+        ? retryForm(
+            request,
+            pageCtx,
+            message.text ?? body.title,
+            error instanceof ConsoleError ? error.field : undefined,
+          )
+        : undefined;
+    kit.send(reply, errorPage(b, pageCtx, status, message, retry), status);
   });
   app.setNotFoundHandler((request, reply) => {
-    kit.send(reply, errorPage(request.consoleSession ? ctx(request) : undefined, 404, 'Page not found'), 404);
+    const b = base(request);
+    kit.send(
+      reply,
+      errorPage(b, request.consoleSession ? ctx(request) : undefined, 404, { text: b.t.errors.pageNotFound }),
+      404,
+    );
   });
 
   app.get('/assets/:name', async (request, reply) => {
     const asset = assets[(request.params as { name: string }).name];
-    if (!asset) return kit.send(reply, errorPage(undefined, 404, 'Page not found'), 404);
+    if (!asset) throw notFoundPage((t) => t.errors.pageNotFound);
     reply.header('etag', asset.etag).header('cache-control', 'no-cache');
     if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
     return reply.type(asset.type).send(asset.body);
@@ -171,13 +238,22 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
 
   app.get('/', async (_request, reply) => reply.redirect('/console/merchants', 303));
 
+  // The language switch (a link on every page and on the login page): remembered in a cookie,
+  // then back to the page it was chosen on. Public, as the login page offers it too.
+  app.get('/language', async (request, reply) => {
+    const q = queryOf(request);
+    if (!isLang(q.lang)) throw notFoundPage((t) => t.errors.pageNotFound);
+    reply.header('set-cookie', langCookie(q.lang));
+    return reply.redirect(safeNext(q.next), 303);
+  });
+
   app.get('/login', async (request, reply) => {
     const next = safeNext(queryOf(request).next);
     if (request.consoleSession) return reply.redirect(next, 303);
     const nonce = sessions.createLoginNonce();
     reply.header('set-cookie', `${LOGIN_COOKIE}=${nonce.cookie}; ${sessions.cookieAttributes(LOGIN_COOKIE_TTL_SEC)}`);
     reply.header('cache-control', 'no-store');
-    return kit.send(reply, loginPage({ csrfToken: nonce.csrfToken, next, env: config.env }));
+    return kit.send(reply, loginPage(base(request), { csrfToken: nonce.csrfToken, next }));
   });
 
   // Email + password (+ one-time code), or the bootstrap token. Every attempt is audited; repeated
@@ -186,9 +262,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     const form = formOf(request);
     const loginCookie = readCookie(request.headers.cookie, LOGIN_COOKIE);
     reply.header('cache-control', 'no-store');
-    if (!sessions.checkLoginCsrf(loginCookie, form._csrf)) {
-      throw forbidden('Invalid or missing CSRF token: reload the login page and try again');
-    }
+    if (!sessions.checkLoginCsrf(loginCookie, form._csrf)) throw badCsrf();
     const next = safeNext(form.next);
     const byToken = form.email === undefined && form.password === undefined;
     const result = byToken
@@ -209,18 +283,18 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
         anonymous: { email: result.email, operatorId: result.operatorId },
       });
       if (result.lockedForSec) reply.header('retry-after', String(result.lockedForSec));
+      const b = base(request);
       const error = result.lockedForSec
-        ? `Too many failed logins: try again in ${Math.ceil(result.lockedForSec / 60)} minute(s)`
+        ? b.t.login.locked(Math.ceil(result.lockedForSec / 60))
         : byToken
-          ? 'Invalid operator token'
-          : 'Invalid email, password or one-time code';
-      const page = loginPage({
+          ? b.t.login.badToken
+          : b.t.login.badPassword;
+      const page = loginPage(b, {
         csrfToken: form._csrf,
         next,
         error,
         errorOn: byToken ? 'token' : 'password',
         email: byToken ? undefined : form.email,
-        env: config.env,
       });
       return kit.send(reply, page, status);
     }
@@ -246,6 +320,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
   await app.register(catalogPages, { kit });
   await app.register(ordersPages, { kit });
   await app.register(webhooksPages, { kit });
+  await app.register(noticesPages, { kit });
   if (config.env === 'sandbox') await app.register(sandboxPages, { kit });
   const homologation = services.homologation;
   if (homologation) await app.register(homologationPages, { kit, homologation });

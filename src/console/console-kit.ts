@@ -3,13 +3,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import type { Html } from './html.js';
-import type { PageContext, Section } from './layout.js';
+import type { BaseContext, PageContext, Section } from './layout.js';
 import type { Session } from './session.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The operator's console session; set by the console's auth hook. */
     consoleSession?: Session;
+    /** Webhook endpoints in trouble, read once per page for the banner (console-app.ts). */
+    consoleAttention?: import('./layout.js').Attention;
   }
 }
 
@@ -17,6 +19,8 @@ export interface ConsoleKit {
   services: Services;
   sections: Section[];
   ctx(request: FastifyRequest): PageContext;
+  /** Language, catalog and environment: all a page without a session needs. */
+  base(request: FastifyRequest): BaseContext;
   send(reply: FastifyReply, page: Html, status?: number): FastifyReply;
 }
 

@@ -68,17 +68,16 @@ export function time(value: Date | string | null | undefined, empty = '—'): Ht
   return html`<time datetime="${d.toISOString()}">${DATE_TIME.format(d)} UTC</time>`;
 }
 
-const BRL = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+export type Tone = 'ok' | 'warn' | 'bad' | 'info' | 'muted';
 
-/** Money as a Brazilian reads it: `R$ 1.234,56` (a plain space, so it copies and searches as typed). */
-export function money(value: number | string): string {
-  const n = typeof value === 'string' ? Number(value) : value;
-  return BRL.format(n).replace(/\u00a0/g, ' ');
-}
-
-/** A status word as a coloured badge; the colour comes from the class, the meaning from the text. */
-export function badge(text: string, tone: 'ok' | 'warn' | 'bad' | 'info' | 'muted' = 'info'): Html {
-  return html`<span class="badge badge-${tone}">${text}</span>`;
+/**
+ * A status word as a coloured badge; the colour comes from the class, the meaning from the text.
+ * `code` is the status as the API spells it, kept in a tooltip when the text is a translation.
+ */
+export function badge(text: string, tone: Tone = 'info', code?: string): Html {
+  return code && code !== text
+    ? html`<span class="badge badge-${tone}" title="${code}" data-code="${code}">${text}</span>`
+    : html`<span class="badge badge-${tone}">${text}</span>`;
 }
 
 /** The first 8 characters of an id, with the whole id in a tooltip. */

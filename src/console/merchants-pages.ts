@@ -1,20 +1,26 @@
-// Merchants: who is live, how each is integrated (webhook, keys, last seen), and onboarding by
-// hand: create a merchant, create an integration key (secret shown once), switch status.
+// Merchants: who is live, how each is integrated (the webhook endpoint's health, keys, last
+// seen), the operator notices about it, and onboarding by hand: create a merchant, create an
+// integration key (secret shown once), switch status.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
-import { badRequest, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
 import { INTEGRATION_PROFILES, type IntegrationProfile } from '../modules/auth/index.js';
 import type { MerchantRow } from '../modules/merchants/index.js';
 import { lastDays, lines, stackedBars } from './charts.js';
+import { invalidInput, notFoundPage } from './console-errors.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { homologationSection } from './homologation-pages.js';
-import { badge, type Html, html, path, query, shortId, time } from './html.js';
-import { csrfField, page } from './layout.js';
+import { badge, type Html, html, path, query, time } from './html.js';
+import { number, percent } from './i18n.js';
+import { csrfField, type PageContext, page } from './layout.js';
+import { noticeList } from './notices-pages.js';
+import { type EndpointHealth, endpointAdvice, endpointBadge, endpointFacts } from './webhooks-pages.js';
 import { choice, merchantIdOf, oneOf, pager, searchText, statusBadge, syncSummary } from './widgets.js';
 
 /** Merchants per page: each row reads its keys and last sync. */
 const PAGE = 50;
+/** Notices shown on a merchant's page (the notices page has them all). */
+const NOTICES_SHOWN = 5;
 
 type KeyRow = Awaited<ReturnType<ConsoleKit['services']['auth']['listIntegrationKeys']>>[number];
 
@@ -26,15 +32,9 @@ function profileOptions(selected: IntegrationProfile): Html {
 function profileOf(form: Record<string, string | undefined>): IntegrationProfile {
   const profile = form.profile ?? 'cleaver';
   if (!(INTEGRATION_PROFILES as readonly string[]).includes(profile)) {
-    throw badRequest(`profile must be one of ${INTEGRATION_PROFILES.join(', ')}`);
+    throw invalidInput((t) => t.errors.notAChoice(t.fields.profile, profile), 'profile');
   }
   return profile as IntegrationProfile;
-}
-
-function webhookState(m: MerchantRow): Html {
-  if (!m.orders_webhook_url) return badge('not registered', 'muted');
-  if (m.webhook_disabled_at) return html`${badge('disabled', 'bad')} since ${time(m.webhook_disabled_at)}`;
-  return badge('registered', 'ok');
 }
 
 /** Latest token request of any of the merchant's keys: the closest sign of a POS polling. */
@@ -44,177 +44,214 @@ function lastSeen(keys: KeyRow[]): Date | null {
   return latest;
 }
 
+const NOTICE_KEYS = ['created', 'updated', 'deleted'] as const;
+
 export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
-  const { merchants, auth, catalog } = kit.services;
+  const { merchants, auth, catalog, webhooks } = kit.services;
 
   app.get('/merchants', async (request, reply) => {
+    const ctx = kit.ctx(request);
+    const t = ctx.t;
+    const m = t.merchants;
     const q = queryOf(request);
     const search = searchText(q.q);
-    const status = oneOf('status', q.status, ['AVAILABLE', 'UNAVAILABLE'] as const);
+    const status = oneOf((x) => x.common.status, q.status, ['AVAILABLE', 'UNAVAILABLE'] as const);
     const found = await merchants.listMerchants({ q: search, status, cursor: q.cursor || undefined, limit: PAGE + 1 });
-    const { items: rows, next } = cursorPage(found, PAGE, (m) => encodeTimeCursor(m.created_at, m.id));
+    const { items: rows, next } = cursorPage(found, PAGE, (r) => encodeTimeCursor(r.created_at, r.id));
     const keysOf = new Map<string, KeyRow[]>();
     const syncOf = new Map<string, Record<string, unknown> | null>();
-    await Promise.all(
-      rows.map(async (m) => {
-        const [keys, sync] = await Promise.all([auth.listIntegrationKeys(m.id), catalog.lastSync(m.id)]);
-        keysOf.set(m.id, keys);
-        syncOf.set(m.id, sync);
+    const [health] = await Promise.all([
+      webhooks.endpointHealth(rows.map((r) => r.id)),
+      ...rows.map(async (r) => {
+        const [keys, sync] = await Promise.all([auth.listIntegrationKeys(r.id), catalog.lastSync(r.id)]);
+        keysOf.set(r.id, keys);
+        syncOf.set(r.id, sync);
       }),
-    );
-    const filter = html`<form method="get" action="/console/merchants" class="inline-form filters" role="search" aria-label="Find merchants">
-  <div class="field"><label for="f-q">Name, id or POS code</label>
+    ]);
+    const healthOf = new Map(health.map((h) => [h.merchantId, h]));
+    const filter = html`<form method="get" action="/console/merchants" class="inline-form filters" role="search" aria-label="${m.findLabel}">
+  <div class="field"><label for="f-q">${m.searchLabel}</label>
     <input id="f-q" name="q" type="search" maxlength="200" value="${search ?? ''}"></div>
-  ${choice('f-status', 'status', 'Status', ['AVAILABLE', 'UNAVAILABLE'], status)}
-  <button type="submit">Search</button>
+  ${choice(t, 'f-status', 'status', t.common.status, ['AVAILABLE', 'UNAVAILABLE'], status, t.codes.merchantStatus)}
+  <button type="submit">${t.common.search}</button>
 </form>`;
-    const created = queryOf(request).created;
     const list = rows.length
       ? html`<table class="cards">
-  <caption class="visually-hidden">Merchants</caption>
-  <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Webhook</th>
-    <th scope="col">Keys</th><th scope="col">Last seen</th><th scope="col">Last catalog sync</th></tr></thead>
+  <caption class="visually-hidden">${t.sections.merchants}</caption>
+  <thead><tr><th scope="col">${t.common.name}</th><th scope="col">${t.common.status}</th><th scope="col">${m.webhook}</th>
+    <th scope="col" class="num">${m.keys}</th><th scope="col">${m.lastSeen}</th><th scope="col">${m.lastSync}</th></tr></thead>
   <tbody>
-  ${rows.map((m) => {
-    const keys = keysOf.get(m.id) ?? [];
+  ${rows.map((r) => {
+    const keys = keysOf.get(r.id) ?? [];
     return html`<tr>
-    <th scope="row" data-label="Name"><a href="${path`/console/merchants/${m.id}`}">${m.name}</a></th>
-    <td data-label="Status">${statusBadge(m.status)}</td>
-    <td data-label="Webhook">${webhookState(m)}</td>
-    <td data-label="Keys">${keys.length}</td>
-    <td data-label="Last seen">${time(lastSeen(keys), 'never')}</td>
-    <td data-label="Catalog sync">${syncSummary(syncOf.get(m.id) ?? null)}</td>
+    <th scope="row" data-label="${t.common.name}"><a href="${path`/console/merchants/${r.id}`}">${r.name}</a></th>
+    <td data-label="${t.common.status}">${statusBadge(t, r.status)}</td>
+    <td data-label="${m.webhook}">${endpointBadge(t, r.orders_webhook_url !== null, healthOf.get(r.id))}</td>
+    <td data-label="${m.keys}" class="num">${keys.length}</td>
+    <td data-label="${m.lastSeen}">${time(lastSeen(keys), t.common.never)}</td>
+    <td data-label="${m.lastSync}">${syncSummary(t, syncOf.get(r.id) ?? null)}</td>
   </tr>`;
   })}
   </tbody>
 </table>`
-      : html`<p>${search || status || q.cursor ? 'No merchants match.' : 'No merchants yet.'}</p>`;
+      : html`<p>${search || status || q.cursor ? m.noneMatch : m.none}</p>`;
     const body = html`${filter}<section aria-labelledby="list-h">
-  <h2 id="list-h" class="visually-hidden">Merchants</h2>
+  <h2 id="list-h" class="visually-hidden">${t.sections.merchants}</h2>
   ${list}
-  ${pager(request, next)}
+  ${pager(t, request, next)}
 </section>
 ${
-  kit.ctx(request).can('POST /console/merchants')
+  ctx.can('POST /console/merchants')
     ? html`<section aria-labelledby="create-h" class="panel">
-  <h2 id="create-h">Create a merchant</h2>
+  <h2 id="create-h">${m.createHeading}</h2>
   <form method="post" action="/console/merchants" class="inline-form">
-    ${csrfField(kit.ctx(request).csrfToken)}
-    <div class="field"><label for="m-name">Name</label>
+    ${csrfField(ctx.csrfToken)}
+    <div class="field"><label for="m-name">${t.common.name}</label>
       <input id="m-name" name="name" required maxlength="200" autocomplete="off"></div>
-    <div class="field"><label for="m-status">Status</label>
-      <select id="m-status" name="status"><option>AVAILABLE</option><option>UNAVAILABLE</option></select></div>
-    <button type="submit">Create merchant</button>
+    <div class="field"><label for="m-status">${t.common.status}</label>
+      <select id="m-status" name="status"><option value="AVAILABLE">${t.codes.merchantStatus.AVAILABLE}</option><option value="UNAVAILABLE">${t.codes.merchantStatus.UNAVAILABLE}</option></select></div>
+    <button type="submit">${m.create}</button>
   </form>
 </section>`
     : ''
 }`;
     return kit.send(
       reply,
-      page(
-        kit.ctx(request),
-        { title: 'Merchants', active: 'merchants', notice: created ? 'Merchant created.' : '' },
-        body,
-      ),
+      page(ctx, { title: t.sections.merchants, active: 'merchants', notice: q.created ? m.done.created : '' }, body),
     );
   });
 
   app.post('/merchants', async (request, reply) => {
     const form = formOf(request);
     const name = (form.name ?? '').trim();
-    if (!name) throw badRequest('name must not be empty');
-    if (name.length > 200) throw badRequest('name must be at most 200 characters');
+    if (!name) throw invalidInput((t) => t.errors.required(t.fields.name), 'name');
+    if (name.length > 200) throw invalidInput((t) => t.errors.tooLong(t.fields.name, 200), 'name');
     const status = form.status === 'UNAVAILABLE' ? 'UNAVAILABLE' : 'AVAILABLE';
     const row = await merchants.createMerchant({ name, status });
-    return reply.redirect(path`/console/merchants/${row.id}` + '?created=1', 303);
+    return reply.redirect(`${path`/console/merchants/${row.id}`}?created=1`, 303);
   });
 
   async function merchantPage(request: FastifyRequest, secret?: Html): Promise<Html> {
+    const ctx = kit.ctx(request);
+    const t = ctx.t;
+    const mt = t.merchants;
     const m = await merchants.requireMerchant(merchantIdOf(request));
-    const keys = await auth.listIntegrationKeys(m.id);
+    const [keys, [health]] = await Promise.all([auth.listIntegrationKeys(m.id), webhooks.endpointHealth([m.id])]);
     const q = queryOf(request);
-    const csrf = csrfField(kit.ctx(request).csrfToken);
+    const csrf = csrfField(ctx.csrfToken);
     const keyName = (id: string | null) => keys.find((k) => k.id === id)?.name;
     // Merchant status and integration keys are admin actions (docs/security.md).
-    const admin = kit.ctx(request).can('POST /console/merchants/:merchantId/keys');
+    const admin = ctx.can('POST /console/merchants/:merchantId/keys');
     // D28: the path follows the profile of the key that registered the URL.
     const webhookPath =
       keys.find((k) => k.id === m.webhook_key_id)?.profile === 'opendelivery' ? '/v1/newEvent' : '/v1/orderUpdate';
-    const notice = q.created ? 'Merchant created.' : q.updated ? 'Merchant updated.' : q.deleted ? 'Key deleted.' : '';
+    const done = NOTICE_KEYS.find((k) => q[k]);
+    const registered = m.orders_webhook_url !== null;
     const body = html`${secret ?? ''}
+${registered && health ? endpointAdvice(t, health) : ''}
 <section aria-labelledby="summary-h" class="panel">
-  <h2 id="summary-h">Summary</h2>
+  <h2 id="summary-h">${mt.summary}</h2>
   <dl class="facts">
-    <div><dt>Id</dt><dd><code>${m.id}</code></dd></div>
-    <div><dt>Status</dt><dd>${statusBadge(m.status)}</dd></div>
-    <div><dt>Created</dt><dd>${time(m.created_at)}</dd></div>
-    <div><dt>Last seen</dt><dd>${time(lastSeen(keys), 'never')}</dd></div>
+    <div class="wide"><dt>${mt.id}</dt><dd><code class="wrap">${m.id}</code></dd></div>
+    <div><dt>${t.common.status}</dt><dd>${statusBadge(t, m.status)}</dd></div>
+    <div><dt>${mt.created}</dt><dd>${time(m.created_at)}</dd></div>
+    <div><dt>${mt.lastSeen}</dt><dd>${time(lastSeen(keys), t.common.never)}</dd></div>
   </dl>
   ${
     admin
       ? html`<form method="post" action="${path`/console/merchants/${m.id}/status`}" class="inline-form">
     ${csrf}
-    <div class="field"><label for="m-status">Order receiving</label>
+    <div class="field"><label for="m-status">${mt.orderReceiving}</label>
       <select id="m-status" name="status">
-        <option${m.status === 'AVAILABLE' ? html` selected` : ''}>AVAILABLE</option>
-        <option${m.status === 'UNAVAILABLE' ? html` selected` : ''}>UNAVAILABLE</option>
+        <option value="AVAILABLE"${m.status === 'AVAILABLE' ? html` selected` : ''}>${t.codes.merchantStatus.AVAILABLE}</option>
+        <option value="UNAVAILABLE"${m.status === 'UNAVAILABLE' ? html` selected` : ''}>${t.codes.merchantStatus.UNAVAILABLE}</option>
       </select></div>
-    <button type="submit">Save status</button>
+    <button type="submit">${mt.saveStatus}</button>
   </form>`
       : ''
   }
-  <p><a href="/console/orders?merchantId=${m.id}">Orders of this merchant</a></p>
+  <p class="links"><a href="/console/orders${query({ merchantId: m.id })}">${mt.ordersLink}</a>
+    · <a href="/console/webhooks${query({ merchantId: m.id })}">${mt.deliveriesLink}</a>
+    · <a href="/console/notices${query({ merchantId: m.id })}">${mt.noticesLink}</a></p>
 </section>
 <section aria-labelledby="onb-h" class="panel">
-  <h2 id="onb-h">Integration</h2>
+  <h2 id="onb-h">${mt.integration}</h2>
+  ${registered && health ? endpointFacts(t, health, true) : html`<dl class="facts"><div><dt>${t.webhooks.endpoint}</dt><dd>${endpointBadge(t, false, undefined)}</dd></div></dl>`}
   <dl class="facts">
-    <div><dt>Webhook</dt><dd>${webhookState(m)}</dd></div>
-    <div><dt>Webhook URL</dt><dd>${m.orders_webhook_url ? html`<code>${m.orders_webhook_url}${webhookPath}</code>` : '—'}</dd></div>
-    <div><dt>Webhook signed with</dt><dd>${m.webhook_key_id ? (keyName(m.webhook_key_id) ?? html`${shortId(m.webhook_key_id)} (deleted key)`) : '—'}</dd></div>
-    <div><dt>Catalog endpoint</dt><dd>${m.get_merchant_base_url ? html`<code>${m.get_merchant_base_url}</code>` : '—'}</dd></div>
-    <div><dt>Onboarded</dt><dd>${time(m.onboarded_at, 'not yet')}</dd></div>
+    <div class="wide"><dt>${mt.webhookUrl}</dt><dd>${m.orders_webhook_url ? html`<code class="wrap">${m.orders_webhook_url}${webhookPath}</code>` : '—'}</dd></div>
+    <div><dt>${mt.signedWith}</dt><dd>${m.webhook_key_id ? (keyName(m.webhook_key_id) ?? html`<code class="wrap">${m.webhook_key_id}</code> (${mt.deletedKey})`) : '—'}</dd></div>
+    <div class="wide"><dt>${mt.catalogEndpoint}</dt><dd>${m.get_merchant_base_url ? html`<code class="wrap">${m.get_merchant_base_url}</code>` : '—'}</dd></div>
+    <div><dt>${mt.onboarded}</dt><dd>${time(m.onboarded_at, mt.notYet)}</dd></div>
   </dl>
 </section>
-<section aria-labelledby="keys-h" class="panel">
-  <h2 id="keys-h">Integration keys</h2>
+${keysSection(ctx, m, keys, admin)}
+${await noticesSection(ctx, m)}
+${await extraMerchantSections(kit, ctx, m, health)}
+${await homologationSection(kit, request, m.id, keys)}`;
+    return page(ctx, { title: m.name, active: 'merchants', notice: done ? mt.done[done] : '' }, body);
+  }
+
+  /** The merchant's keys: a table on a desk, one card per key on a phone (table.cards). */
+  function keysSection(ctx: PageContext, m: MerchantRow, keys: KeyRow[], admin: boolean): Html {
+    const t = ctx.t;
+    const mt = t.merchants;
+    const csrf = csrfField(ctx.csrfToken);
+    return html`<section aria-labelledby="keys-h" class="panel">
+  <h2 id="keys-h">${mt.keysHeading}</h2>
   ${
     keys.length
-      ? html`<div class="table-wrap"><table>
-    <thead><tr><th scope="col">Name</th><th scope="col">Key id (client id is the merchant id)</th>
-      <th scope="col">Profile</th><th scope="col">Created</th><th scope="col">Last token</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+      ? html`<table class="cards keys">
+    <caption class="visually-hidden">${mt.keysHeading}</caption>
+    <thead><tr><th scope="col">${t.common.name}</th><th scope="col">${mt.keyId}</th>
+      <th scope="col">${mt.profile}</th><th scope="col">${mt.created}</th><th scope="col">${mt.lastToken}</th>${admin ? html`<th scope="col"><span class="visually-hidden">${t.common.actions}</span></th>` : ''}</tr></thead>
     <tbody>${keys.map(
-      (k) => html`<tr><td>${k.name}</td><td>${shortId(k.id)}</td>
-      <td><form method="post" action="${path`/console/merchants/${m.id}/keys/${k.id}/profile`}" class="inline-form">
-        ${csrf}<label class="visually-hidden" for="p-${k.id}">Profile of key ${k.name}</label>
-        <select id="p-${k.id}" name="profile">${profileOptions(k.profile)}</select>
-        <button type="submit" class="small">Save<span class="visually-hidden"> profile of key ${k.name}</span></button></form></td>
-      <td>${time(k.created_at)}</td>
-      <td>${time(k.last_used_at, 'never')}</td>
-      <td>${
+      (
+        k,
+      ) => html`<tr><th scope="row" data-label="${t.common.name}">${k.name}</th><td data-label="${mt.keyId}"><code class="wrap">${k.id}</code></td>
+      <td data-label="${mt.profile}">${
         admin
-          ? html`<form method="post" action="${path`/console/merchants/${m.id}/keys/${k.id}/delete`}" data-confirm="Delete key ${k.name}? Its tokens stop working at once.">
-        ${csrf}<button type="submit" class="danger small">Delete<span class="visually-hidden"> key ${k.name}</span></button></form>`
+          ? html`<form method="post" action="${path`/console/merchants/${m.id}/keys/${k.id}/profile`}" class="row-form">
+        ${csrf}<label class="visually-hidden" for="p-${k.id}">${mt.profileOf(k.name)}</label>
+        <select id="p-${k.id}" name="profile">${profileOptions(k.profile)}</select>
+        <button type="submit" class="small">${t.common.save}<span class="visually-hidden"> ${mt.profileOf(k.name)}</span></button></form>`
+          : html`<code>${k.profile}</code>`
+      }</td>
+      <td data-label="${mt.created}">${time(k.created_at)}</td>
+      <td data-label="${mt.lastToken}">${time(k.last_used_at, t.common.never)}</td>
+      ${
+        admin
+          ? html`<td class="row-actions"><form method="post" action="${path`/console/merchants/${m.id}/keys/${k.id}/delete`}" data-confirm="${mt.deleteConfirm(k.name)}">
+        ${csrf}<button type="submit" class="danger small">${t.common.delete}<span class="visually-hidden"> ${mt.keyNamed(k.name)}</span></button></form></td>`
           : ''
-      }</td></tr>`,
-    )}</tbody></table></div>`
-      : html`<p>No integration keys.</p>`
+      }</tr>`,
+    )}</tbody></table>
+    <p class="muted small">${mt.clientIdHint}</p>`
+      : html`<p>${mt.noKeys}</p>`
   }
   ${
     admin
       ? html`<form method="post" action="${path`/console/merchants/${m.id}/keys`}" class="inline-form">
     ${csrf}
-    <div class="field"><label for="k-name">Key name (optional)</label>
+    <div class="field"><label for="k-name">${mt.keyName}</label>
       <input id="k-name" name="name" maxlength="200" autocomplete="off"></div>
-    <div class="field"><label for="k-profile">Profile</label>
+    <div class="field"><label for="k-profile">${mt.profile}</label>
       <select id="k-profile" name="profile">${profileOptions('cleaver')}</select></div>
-    <button type="submit">Create integration key</button>
+    <button type="submit">${mt.createKey}</button>
   </form>`
       : ''
   }
-</section>
-${await extraMerchantSections(kit, request, m)}
-${await homologationSection(kit, request, m.id, keys)}`;
-    return page(kit.ctx(request), { title: m.name, active: 'merchants', notice }, body);
+</section>`;
+  }
+
+  /** The last notices about this merchant (the notices page has them all). */
+  async function noticesSection(ctx: PageContext, m: MerchantRow): Promise<Html> {
+    const t = ctx.t;
+    const { items } = await kit.services.notices.list({ merchantId: m.id, limit: NOTICES_SHOWN });
+    return html`<section aria-labelledby="notices-h" class="panel">
+  <h2 id="notices-h">${t.merchants.noticesHeading}</h2>
+  ${items.length ? noticeList(t, items) : html`<p class="muted">${t.notices.noneForMerchant}</p>`}
+  ${items.length === NOTICES_SHOWN ? html`<p><a href="/console/notices${query({ merchantId: m.id })}">${t.merchants.noticesLink}</a></p>` : ''}
+</section>`;
   }
 
   app.get('/merchants/:merchantId', async (request, reply) => kit.send(reply, await merchantPage(request)));
@@ -222,26 +259,29 @@ ${await homologationSection(kit, request, m.id, keys)}`;
   app.post('/merchants/:merchantId/status', async (request, reply) => {
     const id = merchantIdOf(request);
     const status = formOf(request).status;
-    if (status !== 'AVAILABLE' && status !== 'UNAVAILABLE') throw badRequest('status must be AVAILABLE or UNAVAILABLE');
+    if (status !== 'AVAILABLE' && status !== 'UNAVAILABLE') {
+      throw invalidInput((t) => t.errors.notAChoice(t.fields.status, status ?? ''), 'status');
+    }
     await merchants.updateMerchant(id, { status });
-    return reply.redirect(path`/console/merchants/${id}` + '?updated=1', 303);
+    return reply.redirect(`${path`/console/merchants/${id}`}?updated=1`, 303);
   });
 
   app.post('/merchants/:merchantId/keys', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
     const form = formOf(request);
     const name = (form.name ?? '').trim();
-    if (name.length > 200) throw badRequest('name must be at most 200 characters');
+    if (name.length > 200) throw invalidInput((t) => t.errors.tooLong(t.fields.name, 200), 'name');
     const key = await auth.createIntegrationKey(m.id, name || undefined, profileOf(form));
+    const t = kit.ctx(request).t.merchants;
     // Shown once, in this answer only (never stored in clear, never in a URL).
     const secret = html`<section aria-labelledby="secret-h" class="panel secret">
-  <h2 id="secret-h">New integration key: copy the secret now</h2>
-  <p>The client secret is shown only this once. Give both values to the POS developer.</p>
+  <h2 id="secret-h">${t.secretHeading}</h2>
+  <p>${t.secretHelp}</p>
   <dl class="facts">
-    <div><dt>client_id</dt><dd><code id="client-id">${key.clientId}</code></dd></div>
-    <div><dt>client_secret</dt><dd><code id="client-secret" class="wrap">${key.clientSecret}</code>
-      <button type="button" class="small" data-copy="client-secret">Copy</button></dd></div>
-    <div><dt>Key</dt><dd>${key.name} (${shortId(key.keyId)}), profile ${key.profile}</dd></div>
+    <div class="wide"><dt>client_id</dt><dd><code id="client-id" class="wrap">${key.clientId}</code></dd></div>
+    <div class="wide"><dt>client_secret</dt><dd><code id="client-secret" class="wrap">${key.clientSecret}</code>
+      <button type="button" class="small" data-copy="client-secret">${kit.ctx(request).t.common.copy}</button></dd></div>
+    <div class="wide"><dt>${t.key}</dt><dd>${t.keySummary(key.name, key.profile)} <code class="wrap">${key.keyId}</code></dd></div>
   </dl>
 </section>`;
     reply.header('cache-control', 'no-store');
@@ -255,26 +295,34 @@ ${await homologationSection(kit, request, m.id, keys)}`;
     await merchants.requireMerchant(id);
     const profile = profileOf(formOf(request));
     if (!isUuid(keyId) || !(await auth.setIntegrationKeyProfile(id, keyId, profile))) {
-      throw notFound('Integration key not found');
+      throw notFoundPage((t) => t.errors.keyNotFound);
     }
-    return reply.redirect(path`/console/merchants/${id}` + '?updated=1', 303);
+    return reply.redirect(`${path`/console/merchants/${id}`}?updated=1`, 303);
   });
 
   app.post('/merchants/:merchantId/keys/:keyId/delete', async (request, reply) => {
     const id = merchantIdOf(request);
     const keyId = (request.params as { keyId: string }).keyId;
     await merchants.requireMerchant(id);
-    if (!isUuid(keyId) || !(await auth.deleteIntegrationKey(id, keyId))) throw notFound('Integration key not found');
-    return reply.redirect(path`/console/merchants/${id}` + '?deleted=1', 303);
+    if (!isUuid(keyId) || !(await auth.deleteIntegrationKey(id, keyId)))
+      throw notFoundPage((t) => t.errors.keyNotFound);
+    return reply.redirect(`${path`/console/merchants/${id}`}?deleted=1`, 303);
   });
 };
 
 /** Days the merchant page's charts cover. */
 const CHART_DAYS = 14;
 
-/** Sections other modules contribute to the merchant page (catalog, webhooks) when they exist. */
-async function extraMerchantSections(kit: ConsoleKit, request: FastifyRequest, m: MerchantRow): Promise<Html> {
-  const zone = kit.ctx(request).timeZone ?? 'UTC';
+/** Sections other modules contribute to the merchant page (webhooks, catalog) when they exist. */
+async function extraMerchantSections(
+  kit: ConsoleKit,
+  ctx: PageContext,
+  m: MerchantRow,
+  health: EndpointHealth | undefined,
+): Promise<Html> {
+  const t = ctx.t;
+  const mt = t.merchants;
+  const zone = ctx.timeZone ?? 'UTC';
   const since = new Date(Date.now() - CHART_DAYS * 86_400_000);
   const [counts, categories, last, failing, attempts] = await Promise.all([
     kit.services.catalog.productCounts(m.id),
@@ -288,39 +336,45 @@ async function extraMerchantSections(kit: ConsoleKit, request: FastifyRequest, m
   const total = attempts.reduce((n, a) => n + a.attempts, 0);
   const ok = attempts.reduce((n, a) => n + a.ok, 0);
   const charts = total
-    ? html`<p>Last ${CHART_DAYS} days: ${total} attempts, ${((100 * ok) / total).toFixed(1)}% answered 2xx.</p>
-  ${stackedBars('Webhook attempts per day', days, [
-    { label: 'answered 2xx', colour: '#2e7d32', values: days.map((d) => byDay.get(d)?.ok ?? 0) },
+    ? html`<p>${mt.attemptsSummary(CHART_DAYS, number(total, ctx.lang), percent(ok, total, ctx.lang))}</p>
+  ${stackedBars(ctx, mt.chartAttempts, days, [
+    { label: mt.answered2xx, colour: '#2e7d32', values: days.map((d) => byDay.get(d)?.ok ?? 0) },
     {
-      label: 'failed',
+      label: mt.failed,
       colour: '#c62828',
       values: days.map((d) => (byDay.get(d)?.attempts ?? 0) - (byDay.get(d)?.ok ?? 0)),
     },
   ])}
   ${lines(
-    'Webhook latency per day',
+    ctx,
+    mt.chartLatency,
     days,
     [
-      { label: 'median', colour: '#1565c0', values: days.map((d) => byDay.get(d)?.p50 ?? null) },
-      { label: '95th percentile', colour: '#ef6c00', values: days.map((d) => byDay.get(d)?.p95 ?? null) },
+      { label: mt.median, colour: '#1565c0', values: days.map((d) => byDay.get(d)?.p50 ?? null) },
+      { label: mt.p95, colour: '#ef6c00', values: days.map((d) => byDay.get(d)?.p95 ?? null) },
     ],
     ' ms',
   )}`
-    : html`<p class="muted">No webhook attempt in the last ${CHART_DAYS} days.</p>`;
+    : html`<p class="muted">${mt.noAttempts(CHART_DAYS)}</p>`;
+  // The endpoint's state first: failed deliveries alone say nothing of an endpoint failing now.
+  const registered = m.orders_webhook_url !== null;
+  const failedText = failing
+    ? mt.failedDeliveries(`${number(failing, ctx.lang)}${failing === 1000 ? '+' : ''}`)
+    : mt.noFailedDeliveries;
   const webhooks = html`<section aria-labelledby="webhooks-h" class="panel">
-  <h2 id="webhooks-h">Webhook deliveries</h2>
-  <p>${failing ? badge(`${failing}${failing === 1000 ? '+' : ''} failed`, 'bad') : badge('none failed', 'ok')}
-    <a href="/console/webhooks${query({ merchantId: m.id })}">Deliveries of this merchant</a></p>
+  <h2 id="webhooks-h">${mt.deliveriesHeading}</h2>
+  <p>${endpointBadge(t, registered, health)} · ${failing ? badge(failedText, 'bad') : html`<span class="muted">${failedText}</span>`}
+    · <a href="/console/webhooks${query({ merchantId: m.id })}">${mt.deliveriesLink}</a></p>
   ${charts}
 </section>`;
   return html`${webhooks}<section aria-labelledby="catalog-h" class="panel">
-  <h2 id="catalog-h">Catalog</h2>
+  <h2 id="catalog-h">${mt.catalogHeading}</h2>
   <dl class="facts">
-    <div><dt>Categories</dt><dd>${categories.length}</dd></div>
-    <div><dt>Products</dt><dd>${counts.total} (${counts.available} available)</dd></div>
-    <div><dt>Last sync</dt><dd>${syncSummary(last)}</dd></div>
+    <div><dt>${mt.categories}</dt><dd>${number(categories.length, ctx.lang)}</dd></div>
+    <div><dt>${mt.products}</dt><dd>${mt.productCount(number(counts.total, ctx.lang), number(counts.available, ctx.lang))}</dd></div>
+    <div><dt>${mt.lastSync}</dt><dd>${syncSummary(t, last)}</dd></div>
   </dl>
   ${last?.moreInfo ? html`<p class="wrap">${String(last.moreInfo)}</p>` : ''}
-  <p><a href="${path`/console/merchants/${m.id}/catalog`}">Catalog and sync history</a></p>
+  <p><a href="${path`/console/merchants/${m.id}/catalog`}">${mt.catalogLink}</a></p>
 </section>`;
 }

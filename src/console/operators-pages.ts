@@ -2,35 +2,39 @@
 // them, changes their role, disables them (their sessions and tokens end at once), resets a
 // password or a lost one-time-code device, and revokes their tokens.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { badRequest, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
-import { isRole, ROLES, type Role, toTokenView } from '../modules/operators/index.js';
+import { isRole, PASSWORD_MIN, ROLES, type Role, toTokenView } from '../modules/operators/index.js';
+import { invalidInput, notFoundPage } from './console-errors.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
-import { badge, type Html, html, path, shortId, time } from './html.js';
+import { badge, type Html, html, path, time } from './html.js';
 import { csrfField, page } from './layout.js';
+import type { Messages } from './messages/en.js';
 
 const operatorIdOf = (request: FastifyRequest): string => {
   const id = (request.params as { id: string }).id;
-  if (!isUuid(id)) throw notFound('Operator not found');
+  if (!isUuid(id)) throw notFoundPage((t) => t.errors.operatorNotFound);
   return id;
 };
 
 const roleOf = (value: string | undefined): Role => {
-  if (!isRole(value)) throw badRequest(`role must be one of ${ROLES.join(', ')}`);
+  if (!isRole(value)) throw invalidInput((t) => t.errors.notAChoice(t.fields.role, value ?? ''), 'role');
   return value;
 };
 
-const roleOptions = (selected?: Role) =>
-  ROLES.map((r) => html`<option${r === selected ? html` selected` : ''}>${r}</option>`);
+const roleOptions = (t: Messages, selected?: Role) =>
+  ROLES.map((r) => html`<option value="${r}"${r === selected ? html` selected` : ''}>${t.roles[r]}</option>`);
 
-const NOTICES: Record<string, string> = {
-  created: 'Operator created.',
-  updated: 'Operator updated.',
-  password: 'Password set; the operator’s console sessions were ended.',
-  totp: 'One-time-code device removed.',
-  revoked: 'Every session and token of the operator was revoked.',
-  token: 'Token revoked.',
+export const roleBadge = (t: Messages, role: Role) => badge(t.roles[role], role === 'admin' ? 'warn' : 'info', role);
+
+const DONE_KEYS = ['created', 'updated', 'password', 'totp', 'revoked', 'token'] as const;
+const doneOf = (t: Messages, key: string | undefined) => {
+  const k = DONE_KEYS.find((d) => d === key);
+  return k ? t.operators.done[k] : '';
 };
+
+/** The operators module's own floor, checked here too so the refusal reads in the operator's language. */
+const MIN_PASSWORD = PASSWORD_MIN;
+const tooShort = (password: string) => [...password].length < MIN_PASSWORD;
 
 const LIST_LIMIT = 1000;
 
@@ -39,31 +43,35 @@ export const operatorsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
 
   app.get('/operators', async (request, reply) => {
     const ctx = kit.ctx(request);
+    const t = ctx.t;
+    const op = t.operators;
     const rows = await operators.listOperators({ limit: LIST_LIMIT });
     const q = queryOf(request);
     const list = rows.length
-      ? html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Operators</caption>
-  <thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">State</th>
-    <th scope="col">One-time codes</th><th scope="col">Created</th></tr></thead>
+      ? html`<table class="cards">
+  <caption class="visually-hidden">${t.sections.operators}</caption>
+  <thead><tr><th scope="col">${t.common.name}</th><th scope="col">${op.email}</th><th scope="col">${op.role}</th><th scope="col">${op.state}</th>
+    <th scope="col">${op.totp}</th><th scope="col">${op.created}</th></tr></thead>
   <tbody>${rows.map(
-    (o) => html`<tr><th scope="row"><a href="${path`/console/operators/${o.id}`}">${o.name}</a></th><td>${o.email}</td>
-    <td>${badge(o.role, o.role === 'admin' ? 'warn' : 'info')}</td>
-    <td>${o.disabled_at ? badge('disabled', 'bad') : badge('active', 'ok')}</td>
-    <td>${o.totp_secret_enc ? 'enabled' : '—'}</td><td>${time(o.created_at)}</td></tr>`,
-  )}</tbody></table></div>`
-      : html`<p>No operator accounts yet: only the bootstrap token can log in.</p>`;
+    (
+      o,
+    ) => html`<tr><th scope="row" data-label="${t.common.name}"><a href="${path`/console/operators/${o.id}`}">${o.name}</a></th><td data-label="${op.email}" class="wrap">${o.email}</td>
+    <td data-label="${op.role}">${roleBadge(t, o.role)}</td>
+    <td data-label="${op.state}">${o.disabled_at ? badge(op.disabled, 'bad') : badge(op.active, 'ok')}</td>
+    <td data-label="${op.totp}">${o.totp_secret_enc ? op.enabled : '—'}</td><td data-label="${op.created}">${time(o.created_at)}</td></tr>`,
+  )}</tbody></table>`
+      : html`<p>${op.none}</p>`;
     const create = ctx.can('POST /console/operators')
       ? html`<section aria-labelledby="create-h" class="panel">
-  <h2 id="create-h">Create an operator</h2>
+  <h2 id="create-h">${op.createHeading}</h2>
   <form method="post" action="/console/operators" class="inline-form">
     ${csrfField(ctx.csrfToken)}
-    <div class="field"><label for="o-email">Email</label><input id="o-email" name="email" type="email" required maxlength="320" autocomplete="off"></div>
-    <div class="field"><label for="o-name">Full name</label><input id="o-name" name="name" required maxlength="200" autocomplete="off"></div>
-    <div class="field"><label for="o-role">Role</label><select id="o-role" name="role">${roleOptions('viewer')}</select></div>
-    <div class="field"><label for="o-password">Initial password (12+ characters)</label>
-      <input id="o-password" name="password" type="password" minlength="12" maxlength="256" autocomplete="new-password"></div>
-    <button type="submit">Create operator</button>
+    <div class="field"><label for="o-email">${op.email}</label><input id="o-email" name="email" type="email" required maxlength="320" autocomplete="off"></div>
+    <div class="field"><label for="o-name">${op.fullName}</label><input id="o-name" name="name" required maxlength="200" autocomplete="off"></div>
+    <div class="field"><label for="o-role">${op.role}</label><select id="o-role" name="role">${roleOptions(t, 'viewer')}</select></div>
+    <div class="field"><label for="o-password">${op.initialPassword(MIN_PASSWORD)}</label>
+      <input id="o-password" name="password" type="password" minlength="${MIN_PASSWORD}" maxlength="256" autocomplete="new-password"></div>
+    <button type="submit">${op.create}</button>
   </form>
 </section>`
       : '';
@@ -71,7 +79,7 @@ export const operatorsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
       reply,
       page(
         ctx,
-        { title: 'Operators', active: 'operators', notice: NOTICES[q.done ?? ''] ?? '' },
+        { title: t.sections.operators, active: 'operators', notice: doneOf(t, q.done) },
         html`${list}${create}`,
       ),
     );
@@ -79,6 +87,9 @@ export const operatorsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
 
   app.post('/operators', async (request, reply) => {
     const form = formOf(request);
+    if (form.password && tooShort(form.password)) {
+      throw invalidInput((t) => t.errors.passwordTooShort(MIN_PASSWORD), 'password');
+    }
     const row = await operators.createOperator({
       email: form.email ?? '',
       name: form.name ?? '',
@@ -90,6 +101,8 @@ export const operatorsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
 
   app.get('/operators/:id', async (request, reply) => {
     const ctx = kit.ctx(request);
+    const t = ctx.t;
+    const op = t.operators;
     const o = await operators.requireOperator(operatorIdOf(request));
     const [tokens, sessions] = await Promise.all([operators.listTokens(o.id), operators.activeSessions(o.id)]);
     const now = clock.now();
@@ -98,24 +111,24 @@ export const operatorsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
     const admin = ctx.can('POST /console/operators/:id');
     const tokenRows = tokens.map((t) => toTokenView(t, now));
     const body = html`<section aria-labelledby="summary-h" class="panel">
-  <h2 id="summary-h">Summary</h2>
+  <h2 id="summary-h">${op.summary}</h2>
   <dl class="facts">
-    <div><dt>Email</dt><dd>${o.email}</dd></div>
-    <div><dt>Role</dt><dd>${badge(o.role, o.role === 'admin' ? 'warn' : 'info')}</dd></div>
-    <div><dt>State</dt><dd>${o.disabled_at ? html`${badge('disabled', 'bad')} since ${time(o.disabled_at)}` : badge('active', 'ok')}</dd></div>
-    <div><dt>Password</dt><dd>${o.password_hash ? 'set' : 'not set (tokens only)'}</dd></div>
-    <div><dt>One-time codes</dt><dd>${o.totp_secret_enc ? 'enabled' : 'not enabled'}</dd></div>
-    <div><dt>Open console sessions</dt><dd>${sessions}</dd></div>
-    <div><dt>Created</dt><dd>${time(o.created_at)}</dd></div>
+    <div><dt>${op.email}</dt><dd>${o.email}</dd></div>
+    <div><dt>${op.role}</dt><dd>${roleBadge(t, o.role)}</dd></div>
+    <div><dt>${op.state}</dt><dd>${o.disabled_at ? html`${badge(op.disabled, 'bad')} ${op.since} ${time(o.disabled_at)}` : badge(op.active, 'ok')}</dd></div>
+    <div><dt>${op.password}</dt><dd>${o.password_hash ? op.passwordSet : op.passwordNotSet}</dd></div>
+    <div><dt>${op.totp}</dt><dd>${o.totp_secret_enc ? op.enabled : op.notEnabled}</dd></div>
+    <div><dt>${op.sessions}</dt><dd>${sessions}</dd></div>
+    <div><dt>${op.created}</dt><dd>${time(o.created_at)}</dd></div>
   </dl>
   ${
     admin
       ? html`<form method="post" action="${base}" class="inline-form">${csrf}
-    <div class="field"><label for="o-role">Role</label><select id="o-role" name="role">${roleOptions(o.role)}</select></div>
-    <div class="field"><label for="o-state">State</label><select id="o-state" name="disabled">
-      <option value="false"${o.disabled_at ? '' : html` selected`}>active</option>
-      <option value="true"${o.disabled_at ? html` selected` : ''}>disabled</option></select></div>
-    <button type="submit">Save operator</button>
+    <div class="field"><label for="o-role">${op.role}</label><select id="o-role" name="role">${roleOptions(t, o.role)}</select></div>
+    <div class="field"><label for="o-state">${op.state}</label><select id="o-state" name="disabled">
+      <option value="false"${o.disabled_at ? '' : html` selected`}>${op.active}</option>
+      <option value="true"${o.disabled_at ? html` selected` : ''}>${op.disabled}</option></select></div>
+    <button type="submit">${op.save}</button>
   </form>`
       : ''
   }
@@ -123,35 +136,37 @@ export const operatorsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
 ${
   admin
     ? html`<section aria-labelledby="access-h" class="panel">
-  <h2 id="access-h">Access</h2>
+  <h2 id="access-h">${op.access}</h2>
   <form method="post" action="${base}/password" class="inline-form">${csrf}
-    <div class="field"><label for="o-password">New password (12+ characters)</label>
-      <input id="o-password" name="password" type="password" required minlength="12" maxlength="256" autocomplete="new-password"></div>
-    <button type="submit">Set password</button>
+    <div class="field"><label for="o-password">${op.newPassword(MIN_PASSWORD)}</label>
+      <input id="o-password" name="password" type="password" required minlength="${MIN_PASSWORD}" maxlength="256" autocomplete="new-password"></div>
+    <button type="submit">${op.setPassword}</button>
   </form>
-  ${o.totp_secret_enc ? html`<form method="post" action="${base}/totp/reset" class="inline-form" data-confirm="Remove this operator's one-time-code device?">${csrf}<button type="submit">Reset one-time codes</button></form>` : ''}
-  <form method="post" action="${base}/revokeAccess" class="inline-form" data-confirm="End every session and revoke every token of ${o.email}?">${csrf}
-    <button type="submit" class="danger">Revoke all sessions and tokens</button></form>
+  ${o.totp_secret_enc ? html`<form method="post" action="${base}/totp/reset" class="inline-form" data-confirm="${t.confirm.resetTotp}">${csrf}<button type="submit">${op.resetTotp}</button></form>` : ''}
+  <form method="post" action="${base}/revokeAccess" class="inline-form" data-confirm="${op.revokeConfirm(o.email)}">${csrf}
+    <button type="submit" class="danger">${op.revokeAll}</button></form>
 </section>`
     : ''
 }
 <section aria-labelledby="tokens-h" class="panel">
-  <h2 id="tokens-h">Personal API tokens</h2>
-  ${tokenTable(tokenRows, (t) =>
-    admin && t.active
-      ? html`<form method="post" action="${base}/tokens/${t.id}/revoke">${csrf}<button type="submit" class="danger small">Revoke<span class="visually-hidden"> token ${t.name}</span></button></form>`
+  <h2 id="tokens-h">${op.tokens}</h2>
+  ${tokenTable(t, tokenRows, (tok) =>
+    admin && tok.active
+      ? html`<form method="post" action="${base}/tokens/${tok.id}/revoke">${csrf}<button type="submit" class="danger small">${op.revoke}<span class="visually-hidden"> ${op.tokenNamed(tok.name)}</span></button></form>`
       : '',
   )}
 </section>`;
-    const notice = NOTICES[queryOf(request).done ?? ''] ?? '';
-    return kit.send(reply, page(ctx, { title: o.name, active: 'operators', notice }, body));
+    return kit.send(
+      reply,
+      page(ctx, { title: o.name, active: 'operators', notice: doneOf(t, queryOf(request).done) }, body),
+    );
   });
 
   app.post('/operators/:id', async (request, reply) => {
     const id = operatorIdOf(request);
     const form = formOf(request);
     if (form.disabled !== undefined && form.disabled !== 'true' && form.disabled !== 'false') {
-      throw badRequest('disabled must be true or false');
+      throw invalidInput((t) => t.errors.notAChoice(t.fields.disabled, form.disabled ?? ''), 'disabled');
     }
     await operators.updateOperator(id, {
       role: form.role === undefined ? undefined : roleOf(form.role),
@@ -162,7 +177,9 @@ ${
 
   app.post('/operators/:id/password', async (request, reply) => {
     const id = operatorIdOf(request);
-    await operators.setPassword(id, formOf(request).password ?? '');
+    const password = formOf(request).password ?? '';
+    if (tooShort(password)) throw invalidInput((t) => t.errors.passwordTooShort(MIN_PASSWORD), 'password');
+    await operators.setPassword(id, password);
     return reply.redirect(`${path`/console/operators/${id}`}?done=password`, 303);
   });
 
@@ -181,7 +198,7 @@ ${
   app.post('/operators/:id/tokens/:tokenId/revoke', async (request, reply) => {
     const id = operatorIdOf(request);
     const tokenId = (request.params as { tokenId: string }).tokenId;
-    if (!isUuid(tokenId)) throw notFound('Token not found');
+    if (!isUuid(tokenId)) throw notFoundPage((t) => t.errors.tokenNotFound);
     await operators.revokeToken(id, tokenId);
     return reply.redirect(`${path`/console/operators/${id}`}?done=token`, 303);
   });
@@ -190,15 +207,19 @@ ${
 type TokenView = ReturnType<typeof toTokenView>;
 
 /** Personal tokens (never the token itself): name, role, expiry, last use, state. */
-export function tokenTable(tokens: TokenView[], action: (t: TokenView) => Html | string): Html {
-  if (!tokens.length) return html`<p>No personal tokens.</p>`;
-  return html`<div class="table-wrap"><table>
-  <thead><tr><th scope="col">Name</th><th scope="col">Id</th><th scope="col">Role</th><th scope="col">Expires</th>
-    <th scope="col">Last used</th><th scope="col">State</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+export function tokenTable(t: Messages, tokens: TokenView[], action: (tok: TokenView) => Html | string): Html {
+  const op = t.operators;
+  if (!tokens.length) return html`<p>${op.noTokens}</p>`;
+  return html`<table class="cards tokens">
+  <thead><tr><th scope="col">${t.common.name}</th><th scope="col">${op.tokenId}</th><th scope="col">${op.role}</th><th scope="col">${op.expires}</th>
+    <th scope="col">${op.lastUsed}</th><th scope="col">${op.state}</th><th scope="col"><span class="visually-hidden">${t.common.actions}</span></th></tr></thead>
   <tbody>${tokens.map(
-    (t) => html`<tr><td>${t.name}</td><td>${shortId(t.id)}</td><td>${t.role}</td><td>${time(t.expiresAt)}</td>
-    <td>${time(t.lastUsedAt, 'never')}</td>
-    <td>${t.active ? badge('active', 'ok') : t.revokedAt ? badge('revoked', 'muted') : badge('expired', 'muted')}</td>
-    <td>${action(t)}</td></tr>`,
-  )}</tbody></table></div>`;
+    (
+      tok,
+    ) => html`<tr><th scope="row" data-label="${t.common.name}">${tok.name}</th><td data-label="${op.tokenId}"><code class="wrap">${tok.id}</code></td>
+    <td data-label="${op.role}">${roleBadge(t, tok.role)}</td><td data-label="${op.expires}">${time(tok.expiresAt)}</td>
+    <td data-label="${op.lastUsed}">${time(tok.lastUsedAt, t.common.never)}</td>
+    <td data-label="${op.state}">${tok.active ? badge(op.active, 'ok') : tok.revokedAt ? badge(op.revoked, 'muted') : badge(op.expired, 'muted')}</td>
+    <td class="row-actions">${action(tok)}</td></tr>`,
+  )}</tbody></table>`;
 }

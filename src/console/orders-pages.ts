@@ -1,16 +1,21 @@
 // Orders: a filterable list, and an order page with items, totals and a live timeline of events
 // (with each integration key's acknowledgment), POS tracking, logistics updates and webhook
-// attempts. The platform's side of an order (customer cancellation, conclude, …) is a form each.
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+// attempts. The platform's side of an order (customer cancellation, conclude, …) is a form each,
+// offered only when the order's state allows it (platformActions, modules/orders); an action
+// refused anyway (the order moved meanwhile) brings the order page back with a plain message.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
-import { badRequest, notFound } from '../lib/errors.js';
+import { AppError } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
-import { ORDER_STATUSES } from '../modules/orders/index.js';
+import { ORDER_STATUSES, type PlatformAction, platformActions } from '../modules/orders/index.js';
+import { ConsoleError, invalidInput, notFoundPage } from './console-errors.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
-import { badge, type Html, html, money, path, query, shortId, time } from './html.js';
-import { csrfField, page } from './layout.js';
+import { badge, type Html, html, path, query, shortId, time } from './html.js';
+import { money, quantity } from './i18n.js';
+import { csrfField, type PageContext, page } from './layout.js';
+import type { Messages } from './messages/en.js';
 import { attemptsTable, deliveryBadge, deliveryRank } from './webhooks-pages.js';
-import { choice, oneOf, pager, searchText } from './widgets.js';
+import { codeBadge, merchantFilter, merchantMatches, merchantPicker, oneOf, pager, searchText } from './widgets.js';
 
 type OrderRow = Awaited<ReturnType<ConsoleKit['services']['orders']['getAnyOrder']>>;
 type TimelineEntry = { at: string; kind: string; body: Html };
@@ -19,120 +24,146 @@ const LIST_LIMIT = 100;
 
 export const orderIdOf = (request: FastifyRequest): string => {
   const id = (request.params as { orderId: string }).orderId;
-  if (!isUuid(id)) throw notFound('Order not found');
+  if (!isUuid(id)) throw notFoundPage((t) => t.errors.orderNotFound);
   return id;
 };
 
-export function orderStatusBadge(status: string): Html {
+export function orderStatusBadge(t: Messages, status: string): Html {
   const tone = status === 'CANCELLED' ? 'bad' : status === 'CONCLUDED' || status === 'DELIVERED' ? 'ok' : 'info';
-  return badge(status, tone);
+  return codeBadge(t.codes.orderStatus, status, tone);
 }
 
-/** Metadata of an event as `key: value` pairs (nested values as compact JSON). */
-function metadataList(metadata: Record<string, unknown> | undefined): Html {
+const isMoney = (v: unknown): v is { value: number | string; currency: string } =>
+  typeof v === 'object' && v !== null && 'value' in v && (v as { currency?: unknown }).currency === 'BRL';
+
+/**
+ * Metadata of an event as `name: value` pairs: the fields the console knows in the operator's
+ * words (the field's name in a tooltip), others by their name as the event spells it; amounts in
+ * reais as money, other nested values as JSON.
+ */
+function metadataList(ctx: PageContext, metadata: Record<string, unknown> | undefined): Html {
   if (!metadata || Object.keys(metadata).length === 0) return html``;
-  return html`<dl class="meta">${Object.entries(metadata).map(
-    ([k, v]) => html`<div><dt>${k}</dt><dd>${typeof v === 'string' ? v : JSON.stringify(v)}</dd></div>`,
-  )}</dl>`;
+  const names = ctx.t.orders.metadata as Record<string, string>;
+  const show = (v: unknown) => (typeof v === 'string' ? v : isMoney(v) ? money(v.value, ctx.lang) : JSON.stringify(v));
+  const name = (k: string) =>
+    Object.hasOwn(names, k) ? html`<dt title="${k}">${names[k]}</dt>` : html`<dt><code>${k}</code></dt>`;
+  return html`<dl class="meta">${Object.entries(metadata).map(([k, v]) => html`<div>${name(k)}<dd>${show(v)}</dd></div>`)}</dl>`;
 }
 
 const jsonBlock = (value: unknown) => html`<pre class="json">${JSON.stringify(value, null, 2)}</pre>`;
+
+/** What the `done` parameter of an order page may say (after an action): one message each. */
+const DONE_KEYS = [
+  'placed',
+  'customerCancellation',
+  'acceptCancellation',
+  'denyCancellation',
+  'conclude',
+  'pickupArea',
+  'cancel',
+  'retried',
+] as const;
+type Done = (typeof DONE_KEYS)[number];
 
 export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { merchants, orders, events, auth } = kit.services;
 
   app.get('/orders', async (request, reply) => {
+    const ctx = kit.ctx(request);
+    const t = ctx.t;
+    const o = t.orders;
     const q = queryOf(request);
-    const merchantId = q.merchantId || undefined;
-    if (merchantId && !isUuid(merchantId)) throw badRequest('merchantId must be a uuid');
-    const status = oneOf('status', q.status, ORDER_STATUSES);
+    const filter = await merchantFilter(kit, q);
+    const merchantId = filter.merchantId;
+    const status = oneOf((m) => m.common.status, q.status, ORDER_STATUSES);
     const search = searchText(q.q);
-    const found = await orders.listOrders({
-      merchantId,
-      status,
-      q: search,
-      cursor: q.cursor || undefined,
-      limit: LIST_LIMIT + 1,
-    });
-    const { items: rows, next } = cursorPage(found, LIST_LIMIT, (o) => encodeTimeCursor(o.created_at, o.id));
-    const names = await merchants.merchantNames([
-      ...rows.map((o) => o.merchant_id),
-      ...(merchantId ? [merchantId] : []),
-    ]);
-    const filter = html`<form method="get" action="/console/orders" class="inline-form filters" role="search" aria-label="Filter orders">
-  <div class="field"><label for="f-q">Display id or order id</label>
+    const found =
+      filter.typed !== undefined
+        ? []
+        : await orders.listOrders({
+            merchantId,
+            status,
+            q: search,
+            cursor: q.cursor || undefined,
+            limit: LIST_LIMIT + 1,
+          });
+    const { items: rows, next } = cursorPage(found, LIST_LIMIT, (r) => encodeTimeCursor(r.created_at, r.id));
+    const names = await merchants.merchantNames(rows.map((r) => r.merchant_id));
+    const form = html`<form method="get" action="/console/orders" class="inline-form filters" role="search" aria-label="${o.filterLabel}">
+  ${merchantPicker(ctx, 'f-merchant', filter)}
+  <div class="field"><label for="f-status">${t.common.status}</label>
+    <select id="f-status" name="status"><option value="">${t.common.any}</option>
+    ${ORDER_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${t.codes.orderStatus[s]}</option>`)}</select></div>
+  <div class="field"><label for="f-q">${o.searchLabel}</label>
     <input id="f-q" name="q" type="search" maxlength="200" value="${search ?? ''}"></div>
-  <div class="field"><label for="f-merchant">Merchant id</label>
-    <input id="f-merchant" name="merchantId" maxlength="36" value="${merchantId ?? ''}" placeholder="any merchant"></div>
-  ${choice('f-status', 'status', 'Status', ORDER_STATUSES, status)}
-  <button type="submit">Filter</button>
+  <button type="submit">${t.common.filter}</button>
 </form>
-${merchantId ? html`<p>Orders of <a href="${path`/console/merchants/${merchantId}`}">${names.get(merchantId) ?? merchantId}</a> · <a href="/console/orders${query({ status, q: search })}">all merchants</a></p>` : ''}`;
+${merchantMatches(ctx, '/console/orders', filter, { status, q: search })}
+${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${merchantId}`}">${filter.name ?? merchantId}</a> · <a href="/console/orders${query({ status, q: search })}">${o.allMerchants}</a></p>` : ''}`;
     const table = rows.length
-      ? html`<div class="table-wrap"><table>
-  <caption class="visually-hidden">Orders, newest first</caption>
-  <thead><tr><th scope="col">Order</th><th scope="col">Merchant</th><th scope="col">Status</th>
-    <th scope="col">Last event</th><th scope="col">Type</th><th scope="col" class="num">Amount</th>
-    <th scope="col">Customer</th><th scope="col">Created</th></tr></thead>
+      ? html`<table class="cards orders">
+  <caption class="visually-hidden">${o.listCaption}</caption>
+  <thead><tr><th scope="col">${o.order}</th><th scope="col">${t.common.merchant}</th><th scope="col">${t.common.status}</th>
+    <th scope="col">${o.lastEvent}</th><th scope="col">${o.type}</th><th scope="col" class="num">${o.amount}</th>
+    <th scope="col">${o.customer}</th><th scope="col">${o.created}</th></tr></thead>
   <tbody>${rows.map(
-    (o) => html`<tr>
-    <th scope="row"><a href="${path`/console/orders/${o.id}`}">#${o.display_id}</a></th>
-    <td><a href="/console/orders${query({ merchantId: o.merchant_id, status })}">${names.get(o.merchant_id) ?? shortId(o.merchant_id)}</a></td>
-    <td>${orderStatusBadge(o.status)}</td><td>${o.last_event}</td><td>${o.type}</td>
-    <td class="num">${money(o.order_amount)}</td><td>${o.document.customer.name}</td><td>${time(o.created_at)}</td>
+    (r) => html`<tr>
+    <th scope="row" data-label="${o.order}"><a href="${path`/console/orders/${r.id}`}">#${r.display_id}</a></th>
+    <td data-label="${t.common.merchant}"><a href="/console/orders${query({ merchantId: r.merchant_id, status })}">${names.get(r.merchant_id) ?? shortId(r.merchant_id)}</a></td>
+    <td data-label="${t.common.status}">${orderStatusBadge(t, r.status)}</td><td data-label="${o.lastEvent}"><code>${r.last_event}</code></td>
+    <td data-label="${o.type}">${t.codes.orderType[r.type]}</td>
+    <td data-label="${o.amount}" class="num">${money(r.order_amount, ctx.lang)}</td><td data-label="${o.customer}">${r.document.customer.name}</td>
+    <td data-label="${o.created}">${time(r.created_at)}</td>
   </tr>`,
-  )}</tbody></table></div>`
-      : html`<p>No orders match.</p>`;
+  )}</tbody></table>`
+      : html`<p>${o.noneMatch}</p>`;
     return kit.send(
       reply,
-      page(kit.ctx(request), { title: 'Orders', active: 'orders' }, html`${filter}${table}${pager(request, next)}`),
+      page(ctx, { title: t.sections.orders, active: 'orders' }, html`${form}${table}${pager(t, request, next)}`),
     );
   });
 
   /** Everything that happened to an order, oldest first. */
-  async function timeline(order: OrderRow): Promise<Html> {
+  async function timeline(ctx: PageContext, order: OrderRow): Promise<Html> {
+    const t = ctx.t;
+    const o = t.orders;
     const [entries, tracking, keys] = await Promise.all([
       events.timeline(order.id),
       orders.listTracking(order.id),
       auth.listIntegrationKeys(order.merchant_id),
     ]);
     const keyName = (id: string | null) =>
-      id ? (keys.find((k) => k.id === id)?.name ?? html`${shortId(id)} (deleted)`) : 'platform';
+      id ? (keys.find((k) => k.id === id)?.name ?? html`${shortId(id)} (${o.deletedKey})`) : o.platform;
     const items: TimelineEntry[] = [];
     for (const e of entries) {
       const acks = e.acknowledgments.length
-        ? html`<ul class="acks" aria-label="Acknowledgments">${e.acknowledgments.map(
+        ? html`<ul class="acks" aria-label="${o.acknowledgments}">${e.acknowledgments.map(
             (a) =>
-              html`<li>${keyName(a.keyId)}: ${a.acknowledged ? html`${badge('acknowledged', 'ok')} ${time(a.acknowledgedAt)}` : badge('not acknowledged', 'warn')}</li>`,
+              html`<li>${keyName(a.keyId)}: ${a.acknowledged ? html`${badge(o.acknowledged, 'ok')} ${time(a.acknowledgedAt)}` : badge(o.notAcknowledged, 'warn')}</li>`,
           )}</ul>`
         : e.polled && !e.current
-          ? html`<p class="muted small">Re-opened later: acknowledgments apply to the latest occurrence.</p>`
+          ? html`<p class="muted small">${o.reopened}</p>`
           : e.polled
-            ? html`<p class="muted small">No integration key to acknowledge it.</p>`
-            : html`<p class="muted small">Webhook only (not polled).</p>`;
+            ? html`<p class="muted small">${o.noKeyToAck}</p>`
+            : html`<p class="muted small">${o.webhookOnly}</p>`;
       items.push({
         at: e.createdAt,
         kind: 'event',
-        body: html`<strong>${e.eventType}</strong> ${metadataList(e.metadata as Record<string, unknown> | undefined)}${acks}`,
+        body: html`<strong>${e.eventType}</strong> ${metadataList(ctx, e.metadata as Record<string, unknown> | undefined)}${acks}`,
       });
     }
-    for (const t of tracking) {
+    for (const tr of tracking) {
       items.push({
-        at: t.received_at.toISOString(),
+        at: tr.received_at.toISOString(),
         kind: 'tracking',
-        body: html`<strong>Tracking update</strong> from ${keyName(t.key_id)}
-          <details><summary>Body</summary>${jsonBlock(t.body)}</details>`,
+        body: html`<strong>${o.trackingUpdate}</strong> ${o.from} ${keyName(tr.key_id)}
+          <details><summary>${o.body}</summary>${jsonBlock(tr.body)}</details>`,
       });
     }
-    items.push(...(await extraTimelineEntries(kit, order)));
+    items.push(...(await extraTimelineEntries(kit, ctx, order)));
     items.sort((a, b) => a.at.localeCompare(b.at));
-    const kindLabel: Record<string, string> = {
-      event: 'Event',
-      tracking: 'POS',
-      logistics: 'Logistics',
-      webhook: 'Webhook',
-    };
-    return html`<p class="now">Status ${orderStatusBadge(order.status)} · last event <strong>${order.last_event}</strong></p>
+    const kindLabel = o.timelineKinds as Record<string, string>;
+    return html`<p class="now">${t.common.status} ${orderStatusBadge(t, order.status)} · ${o.lastEvent} <strong>${order.last_event}</strong></p>
 <ol class="timeline">${items.map(
       (
         i,
@@ -141,47 +172,66 @@ ${merchantId ? html`<p>Orders of <a href="${path`/console/merchants/${merchantId
     )}</ol>`;
   }
 
-  function actions(request: FastifyRequest, order: OrderRow): Html {
-    const csrf = csrfField(kit.ctx(request).csrfToken);
+  /** The platform's actions this order allows now: one form each, nothing it would refuse. */
+  function actions(ctx: PageContext, order: OrderRow): Html {
+    const t = ctx.t;
+    const a = t.orders.actions;
+    const csrf = csrfField(ctx.csrfToken);
     const base = path`/console/orders/${order.id}`;
-    const finished = order.status === 'CANCELLED' || order.status === 'CONCLUDED';
-    if (finished) return html`<p class="muted">The order is ${order.status}: nothing more can happen to it.</p>`;
-    if (!kit.ctx(request).can('POST /console/orders/:orderId/events')) {
-      return html`<p class="muted">Your role can read orders but not act on them.</p>`;
-    }
+    const allowed = new Set(
+      platformActions({
+        status: order.status,
+        type: order.type,
+        customerCancellationOpen: order.customer_cancellation !== null,
+        posCancellationOpen: order.pos_cancellation !== null,
+      }),
+    );
+    // A pickup area is where a takeout customer collects the order: offered on takeout orders.
+    if (order.type !== 'TAKEOUT') allowed.delete('pickupArea');
+    const status = t.codes.orderStatus[order.status];
+    if (allowed.size === 0) return html`<p class="muted">${a.none(status)}</p>`;
+    if (!ctx.can('POST /console/orders/:orderId/events')) return html`<p class="muted">${a.readOnly}</p>`;
     return html`<div class="actions">
+  ${order.customer_cancellation ? html`<p>${a.customerRequestOpen}</p>` : ''}
   ${
-    order.customer_cancellation
-      ? html`<p>The customer's cancellation request is open, waiting for the POS.</p>`
-      : html`<form method="post" action="${base}/customerCancellation" class="inline-form">${csrf}
-    <div class="field"><label for="cc-reason">Customer's reason (optional)</label>
+    allowed.has('customerCancellation')
+      ? html`<form method="post" action="${base}/customerCancellation" class="inline-form">${csrf}
+    <div class="field"><label for="cc-reason">${a.customerReason}</label>
       <input id="cc-reason" name="reason" maxlength="1000"></div>
-    <button type="submit">Request cancellation as the customer</button></form>`
-  }
-  ${
-    order.pos_cancellation
-      ? html`<form method="post" action="${base}/cancellationDecision" class="inline-form">${csrf}
-    <p>The POS asked to cancel: ${order.pos_cancellation.reason} (${order.pos_cancellation.code}).</p>
-    <div class="field"><label for="cd-decision">Decision</label>
-      <select id="cd-decision" name="decision"><option value="accept">Accept: cancel the order</option><option value="deny">Deny</option></select></div>
-    <button type="submit">Answer the POS</button></form>`
+    <button type="submit">${a.customerCancellation}</button></form>`
       : ''
   }
-  <form method="post" action="${base}/events" class="inline-form">${csrf}
-    <input type="hidden" name="eventType" value="CONCLUDED">
-    <button type="submit">Conclude the order</button></form>
   ${
-    order.type === 'TAKEOUT'
+    order.pos_cancellation && (allowed.has('acceptCancellation') || allowed.has('denyCancellation'))
+      ? html`<form method="post" action="${base}/cancellationDecision" class="inline-form">${csrf}
+    <p class="grow">${a.posAsked(order.pos_cancellation.reason, order.pos_cancellation.code)}</p>
+    ${allowed.has('acceptCancellation') ? html`<button type="submit" name="decision" value="accept">${a.acceptCancellation}</button>` : ''}
+    <button type="submit" name="decision" value="deny" class="secondary">${a.denyCancellation}</button></form>`
+      : ''
+  }
+  ${
+    allowed.has('conclude')
+      ? html`<form method="post" action="${base}/events" class="inline-form">${csrf}
+    <input type="hidden" name="eventType" value="CONCLUDED">
+    <button type="submit">${a.conclude}</button></form>`
+      : ''
+  }
+  ${
+    allowed.has('pickupArea')
       ? html`<form method="post" action="${base}/events" class="inline-form">${csrf}
     <input type="hidden" name="eventType" value="PICKUP_AREA_ASSIGNED">
-    <div class="field"><label for="pa-area">Pickup area</label><input id="pa-area" name="pickupArea" maxlength="200" required></div>
-    <button type="submit">Assign pickup area</button></form>`
+    <div class="field"><label for="pa-area">${a.pickupAreaField}</label><input id="pa-area" name="pickupArea" maxlength="200" required></div>
+    <button type="submit">${a.pickupArea}</button></form>`
       : ''
   }
-  <form method="post" action="${base}/events" class="inline-form" data-confirm="Cancel this order for the platform?">${csrf}
+  ${
+    allowed.has('cancel')
+      ? html`<form method="post" action="${base}/events" class="inline-form" data-confirm="${t.confirm.cancelOrder}">${csrf}
     <input type="hidden" name="eventType" value="CANCELLED">
-    <div class="field"><label for="pc-reason">Platform's reason (optional)</label><input id="pc-reason" name="reason" maxlength="1000"></div>
-    <button type="submit" class="danger">Cancel as the platform</button></form>
+    <div class="field"><label for="pc-reason">${a.platformReason}</label><input id="pc-reason" name="reason" maxlength="1000"></div>
+    <button type="submit" class="danger">${a.cancel}</button></form>`
+      : ''
+  }
 </div>`;
   }
 
@@ -191,121 +241,161 @@ ${merchantId ? html`<p>Orders of <a href="${path`/console/merchants/${merchantId
    * after reading the timeline, the summary, the actions and the timeline agree. An order that
    * changed meanwhile is read again (twice at most, then the newest reads are shown).
    */
-  async function orderWithTimeline(id: string): Promise<{ order: OrderRow; timeline: Html }> {
+  async function orderWithTimeline(ctx: PageContext, id: string): Promise<{ order: OrderRow; timeline: Html }> {
     let order = await orders.getAnyOrder(id);
     for (let attempt = 0; ; attempt++) {
-      const tl = await timeline(order);
+      const tl = await timeline(ctx, order);
       const after = await orders.getAnyOrder(id);
       if (after.version === order.version || attempt === 2) return { order, timeline: tl };
       order = after;
     }
   }
 
-  app.get('/orders/:orderId', async (request, reply) => {
-    const { order, timeline: orderTimeline } = await orderWithTimeline(orderIdOf(request));
+  /** The order page; `refused` is the plain message of an action the order did not allow. */
+  async function orderPage(request: FastifyRequest, refused?: Html): Promise<Html> {
+    const ctx = kit.ctx(request);
+    const t = ctx.t;
+    const o = t.orders;
+    const { order, timeline: orderTimeline } = await orderWithTimeline(ctx, orderIdOf(request));
     const merchant = await merchants.findMerchant(order.merchant_id);
     const doc = order.document;
     const q = queryOf(request);
+    const done = DONE_KEYS.find((k) => k === q.done) as Done | undefined;
     const body = html`<section aria-labelledby="sum-h" class="panel">
-  <h2 id="sum-h">Summary</h2>
+  <h2 id="sum-h">${o.summary}</h2>
   <dl class="facts">
-    <div><dt>Status</dt><dd>${orderStatusBadge(order.status)}</dd></div>
-    <div><dt>Merchant</dt><dd><a href="${path`/console/merchants/${order.merchant_id}`}">${merchant?.name ?? order.merchant_id}</a></dd></div>
-    <div><dt>Type</dt><dd>${order.type}</dd></div>
-    <div><dt>Created</dt><dd>${time(order.created_at)}</dd></div>
-    <div><dt>Customer</dt><dd>${doc.customer.name} · ${doc.customer.phone.number}</dd></div>
-    <div><dt>Delivery code</dt><dd>${
+    <div><dt>${t.common.status}</dt><dd>${orderStatusBadge(t, order.status)}</dd></div>
+    <div><dt>${t.common.merchant}</dt><dd><a href="${path`/console/merchants/${order.merchant_id}`}">${merchant?.name ?? order.merchant_id}</a></dd></div>
+    <div><dt>${o.type}</dt><dd>${t.codes.orderType[order.type]}</dd></div>
+    <div><dt>${o.created}</dt><dd>${time(order.created_at)}</dd></div>
+    <div><dt>${o.customer}</dt><dd>${doc.customer.name} · ${doc.customer.phone.number}</dd></div>
+    <div><dt>${o.deliveryCode}</dt><dd>${
       // A viewer never sees secrets (docs/security.md): the code proves a delivery.
-      kit.ctx(request).can('POST /console/orders/:orderId/events')
+      ctx.can('POST /console/orders/:orderId/events')
         ? html`<code>${order.delivery_code}</code>`
-        : html`<span class="muted">hidden for your role</span>`
+        : html`<span class="muted">${o.hiddenForRole}</span>`
     }</dd></div>
-    <div><dt>POS reference</dt><dd>${order.order_external_code ?? '—'}</dd></div>
-    <div><dt>Order id</dt><dd><code class="wrap">${order.id}</code></dd></div>
+    <div><dt>${o.posReference}</dt><dd>${order.order_external_code ?? '—'}</dd></div>
+    <div class="wide"><dt>${o.orderId}</dt><dd><code class="wrap">${order.id}</code></dd></div>
   </dl>
 </section>
 <section aria-labelledby="items-h" class="panel">
-  <h2 id="items-h">Items and totals</h2>
-  <div class="table-wrap"><table>
-    <thead><tr><th scope="col">Item</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Total</th></tr></thead>
+  <h2 id="items-h">${o.itemsHeading}</h2>
+  <table class="cards items">
+    <caption class="visually-hidden">${o.itemsHeading}</caption>
+    <thead><tr><th scope="col">${o.item}</th><th scope="col" class="num">${o.quantity}</th><th scope="col" class="num">${o.unitPrice}</th><th scope="col" class="num">${o.total}</th></tr></thead>
     <tbody>${doc.items.map(
       (
         i,
-      ) => html`<tr><td>${i.name}${i.specialInstructions ? html`<br><span class="muted small">${i.specialInstructions}</span>` : ''}
-        ${i.options.map((o) => html`<br><span class="small">+ ${o.quantity} × ${o.name}</span>`)}</td>
-      <td class="num">${i.quantity} ${i.unit}</td><td class="num">${money(i.unitPrice.value)}</td>
-      <td class="num">${money(i.totalPrice.value)}</td></tr>`,
+      ) => html`<tr><th scope="row" data-label="${o.item}">${i.name}${i.specialInstructions ? html`<br><span class="muted small">${i.specialInstructions}</span>` : ''}
+        ${i.options.map((op) => html`<br><span class="small">+ ${op.quantity} × ${op.name}</span>`)}</th>
+      <td data-label="${o.quantity}" class="num">${quantity(i.quantity, i.unit, ctx.lang)}</td><td data-label="${o.unitPrice}" class="num">${money(i.unitPrice.value, ctx.lang)}</td>
+      <td data-label="${o.total}" class="num">${money(i.totalPrice.value, ctx.lang)}</td></tr>`,
     )}</tbody>
-    <tfoot>
-      <tr><th scope="row" colspan="3">Items</th><td class="num">${money(doc.total.itemsPrice.value)}</td></tr>
-      <tr><th scope="row" colspan="3">Other fees</th><td class="num">${money(doc.total.otherFees.value)}</td></tr>
-      <tr><th scope="row" colspan="3">Discount</th><td class="num">${money(doc.total.discount.value)}</td></tr>
-      <tr class="grand"><th scope="row" colspan="3">Order amount</th><td class="num">${money(doc.total.orderAmount.value)}</td></tr>
-    </tfoot>
-  </table></div>
+  </table>
+  <dl class="totals">
+    <div><dt>${o.itemsPrice}</dt><dd>${money(doc.total.itemsPrice.value, ctx.lang)}</dd></div>
+    <div><dt>${o.otherFees}</dt><dd>${money(doc.total.otherFees.value, ctx.lang)}</dd></div>
+    <div><dt>${o.discount}</dt><dd>${money(doc.total.discount.value, ctx.lang)}</dd></div>
+    <div class="grand"><dt>${o.orderAmount}</dt><dd>${money(doc.total.orderAmount.value, ctx.lang)}</dd></div>
+  </dl>
 </section>
-<section aria-labelledby="act-h" class="panel">
-  <h2 id="act-h">Platform actions</h2>
-  ${actions(request, order)}
+<section aria-labelledby="act-h" class="panel" id="actions">
+  <h2 id="act-h">${o.actionsHeading}</h2>
+  ${actions(ctx, order)}
 </section>
 <section aria-labelledby="tl-h" class="panel">
-  <h2 id="tl-h">Timeline <span class="muted small live-note">(updates live)</span></h2>
+  <h2 id="tl-h">${o.timelineHeading} <span class="muted small live-note">${o.live}</span></h2>
   <div id="timeline" data-refresh="${path`/console/orders/${order.id}/timeline`}" data-refresh-ms="2000" aria-live="polite">
     ${orderTimeline}
   </div>
 </section>`;
-    return kit.send(
-      reply,
-      page(
-        kit.ctx(request),
-        { title: `Order #${doc.displayId}`, active: 'orders', notice: q.done ? `Done: ${q.done}.` : '' },
-        body,
-      ),
+    return page(
+      ctx,
+      { title: o.title(doc.displayId), active: 'orders', notice: done ? o.done[done] : '', error: refused },
+      body,
     );
-  });
+  }
+
+  app.get('/orders/:orderId', async (request, reply) => kit.send(reply, await orderPage(request)));
 
   // The live part of the order page (fetched every 2 s by console.js).
   app.get('/orders/:orderId/timeline', async (request, reply) => {
-    return kit.send(reply, (await orderWithTimeline(orderIdOf(request))).timeline);
+    return kit.send(reply, (await orderWithTimeline(kit.ctx(request), orderIdOf(request))).timeline);
   });
 
-  const done = (orderId: string, what: string) => path`/console/orders/${orderId}` + query({ done: what });
+  /**
+   * Runs one platform action. The page offered it because the order allowed it; if the order
+   * moved meanwhile (the POS, a courier or another operator acted first) the service refuses, and
+   * the operator gets the order page as it is now, saying in plain words that the action no
+   * longer applies (the audit entry keeps the service's title as the reason).
+   */
+  async function act(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    action: PlatformAction,
+    run: () => Promise<unknown>,
+  ) {
+    const id = orderIdOf(request);
+    try {
+      await run();
+    } catch (error) {
+      if (error instanceof ConsoleError || !(error instanceof AppError) || ![400, 409].includes(error.status))
+        throw error;
+      request.auditReason = error.title;
+      const t = kit.ctx(request).t;
+      const now = await orders.getAnyOrder(id);
+      const message =
+        error.status === 409
+          ? t.orders.changedMeanwhile
+          : t.orders.refused(t.orders.actionNames[action], t.codes.orderStatus[now.status]);
+      reply.header('cache-control', 'no-store');
+      return kit.send(reply, await orderPage(request, html`<p>${message}</p>`), error.status);
+    }
+    return reply.redirect(`${path`/console/orders/${id}`}${query({ done: action })}`, 303);
+  }
+
+  const text = (form: Record<string, string>, name: 'reason' | 'pickupArea', max: number) => {
+    const v = (form[name] ?? '').trim();
+    if (v.length > max) throw invalidInput((t) => t.errors.tooLong(t.fields[name], max), name);
+    return v || undefined;
+  };
 
   app.post('/orders/:orderId/customerCancellation', async (request, reply) => {
-    const id = orderIdOf(request);
-    const reason = (formOf(request).reason ?? '').trim();
-    if (reason.length > 1000) throw badRequest('reason must be at most 1000 characters');
-    await orders.customerCancellation(id, reason ? { reason } : {});
-    return reply.redirect(done(id, 'customer cancellation requested'), 303);
+    const reason = text(formOf(request), 'reason', 1000);
+    return act(request, reply, 'customerCancellation', () =>
+      orders.customerCancellation(orderIdOf(request), reason ? { reason } : {}),
+    );
   });
 
   app.post('/orders/:orderId/cancellationDecision', async (request, reply) => {
-    const id = orderIdOf(request);
     const decision = formOf(request).decision;
-    if (decision !== 'accept' && decision !== 'deny') throw badRequest('decision must be accept or deny');
-    await orders.cancellationDecision(id, { decision });
-    return reply.redirect(done(id, `cancellation request ${decision === 'accept' ? 'accepted' : 'denied'}`), 303);
+    if (decision !== 'accept' && decision !== 'deny') throw invalidInput((t) => t.orders.unknownAction);
+    return act(request, reply, decision === 'accept' ? 'acceptCancellation' : 'denyCancellation', () =>
+      orders.cancellationDecision(orderIdOf(request), { decision }),
+    );
   });
 
+  const EVENT_ACTIONS = { CONCLUDED: 'conclude', PICKUP_AREA_ASSIGNED: 'pickupArea', CANCELLED: 'cancel' } as const;
+
   app.post('/orders/:orderId/events', async (request, reply) => {
-    const id = orderIdOf(request);
     const form = formOf(request);
     const eventType = form.eventType;
     if (eventType !== 'CONCLUDED' && eventType !== 'PICKUP_AREA_ASSIGNED' && eventType !== 'CANCELLED') {
-      throw badRequest('eventType must be one of CONCLUDED, PICKUP_AREA_ASSIGNED, CANCELLED');
+      throw invalidInput((t) => t.orders.unknownAction);
     }
-    const text = (name: string, max: number) => {
-      const v = (form[name] ?? '').trim();
-      if (v.length > max) throw badRequest(`${name} must be at most ${max} characters`);
-      return v || undefined;
-    };
-    await orders.platformEvent(id, { eventType, pickupArea: text('pickupArea', 200), reason: text('reason', 1000) });
-    return reply.redirect(done(id, eventType), 303);
+    const pickupArea = text(form, 'pickupArea', 200);
+    const reason = text(form, 'reason', 1000);
+    return act(request, reply, EVENT_ACTIONS[eventType], () =>
+      orders.platformEvent(orderIdOf(request), { eventType, pickupArea, reason }),
+    );
   });
 };
 
 /** Timeline entries other modules contribute (logistics updates, webhook attempts). */
-async function extraTimelineEntries(kit: ConsoleKit, order: OrderRow): Promise<TimelineEntry[]> {
+async function extraTimelineEntries(kit: ConsoleKit, ctx: PageContext, order: OrderRow): Promise<TimelineEntry[]> {
+  const t = ctx.t;
+  const o = t.orders;
   const entries: TimelineEntry[] = [];
   for (const u of await kit.services.logistics.listUpdates(order.id)) {
     const before = u.statusBefore as string | null;
@@ -313,22 +403,22 @@ async function extraTimelineEntries(kit: ConsoleKit, order: OrderRow): Promise<T
     entries.push({
       at: String(u.receivedAt),
       kind: 'logistics',
-      body: html`<strong>Logistics ${String(u.eventType)}</strong>
-        ${before && after && before !== after ? html` moved the order ${before} → ${after}` : ''}
-        ${u.raisedEvent ? html` · raised ${String(u.raisedEvent)}` : ''}
+      body: html`<strong>${o.logistics} ${String(u.eventType)}</strong>
+        ${before && after && before !== after ? html` ${o.moved(before, after)}` : ''}
+        ${u.raisedEvent ? html` · ${o.raised} ${String(u.raisedEvent)}` : ''}
         ${u.note ? html`<p class="muted small">${String(u.note)}</p>` : ''}
-        <p class="muted small">app ${shortId(String(u.appId))} · delivery ${String(u.deliveryId ?? '—')}</p>
-        <details><summary>Body</summary>${jsonBlock(u.body)}</details>`,
+        <p class="muted small">${o.app} ${shortId(String(u.appId))} · ${o.delivery} ${String(u.deliveryId ?? '—')}</p>
+        <details><summary>${o.body}</summary>${jsonBlock(u.body)}</details>`,
     });
   }
   for (const d of await kit.services.webhooks.listOrderDeliveries(order.id)) {
     entries.push({
       at: d.createdAt,
       kind: 'webhook',
-      body: html`<strong>Webhook ${d.eventType}</strong> ${deliveryBadge(d)}
+      body: html`<strong>Webhook ${d.eventType}</strong> ${deliveryBadge(t, d)}
         ${d.target ? html`→ <code class="wrap">${d.target}</code>` : ''}
-        <details${deliveryRank(d) <= 1 ? html` open` : ''}><summary>${d.attemptCount} attempt${d.attemptCount === 1 ? '' : 's'}</summary>${attemptsTable(d)}</details>
-        ${deliveryRank(d) <= 1 ? html`<p class="small"><a href="/console/webhooks${query({ merchantId: order.merchant_id })}">Retry from the webhooks page</a></p>` : ''}`,
+        <details${deliveryRank(d) <= 1 ? html` open` : ''}><summary>${o.attempts(d.attemptCount)}</summary>${attemptsTable(t, d)}</details>
+        ${deliveryRank(d) <= 1 ? html`<p class="small"><a href="/console/webhooks${query({ merchantId: order.merchant_id })}">${o.retryFromWebhooks}</a></p>` : ''}`,
     });
   }
   return entries;

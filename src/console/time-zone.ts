@@ -2,6 +2,7 @@
 // the zone is applied when the page is sent, from `?tz=` (remembered in a cookie) or the cookie,
 // else America/Sao_Paulo. The zone is always shown next to the time.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Lang, localeOf } from './i18n.js';
 
 export const DEFAULT_ZONE = 'America/Sao_Paulo';
 export const TZ_COOKIE = 'cleaver_tz';
@@ -17,11 +18,15 @@ export const COMMON_ZONES = [
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function formatOf(zone: string): Intl.DateTimeFormat | undefined {
-  let f = formats.get(zone);
+/** Dates as each language writes them: `12 Mar 2025, 14:02:03` / `12 de mar. de 2025, 14:02:03`. */
+const DATE_LOCALE: Record<Lang, string> = { en: 'en-GB', 'pt-BR': 'pt-BR' };
+
+function formatOf(zone: string, lang: Lang = 'en'): Intl.DateTimeFormat | undefined {
+  const id = `${lang}|${zone}`;
+  let f = formats.get(id);
   if (f) return f;
   try {
-    f = new Intl.DateTimeFormat('en-GB', {
+    f = new Intl.DateTimeFormat(DATE_LOCALE[lang] ?? localeOf(lang), {
       year: 'numeric',
       month: 'short',
       day: '2-digit',
@@ -35,7 +40,7 @@ function formatOf(zone: string): Intl.DateTimeFormat | undefined {
   } catch {
     return undefined;
   }
-  if (formats.size < 100) formats.set(zone, f);
+  if (formats.size < 200) formats.set(id, f);
   return f;
 }
 
@@ -65,9 +70,9 @@ export function rememberZone(request: FastifyRequest, reply: FastifyReply): void
 
 const TIME = /<time datetime="([0-9T:.\-+Z]+)">[^<]*<\/time>/g;
 
-/** Every `<time>` of the page written in `zone` (the ISO instant stays in `datetime`). */
-export function localizeTimes(markup: string, zone: string): string {
-  const f = formatOf(zone) ?? (formatOf(DEFAULT_ZONE) as Intl.DateTimeFormat);
+/** Every `<time>` of the page written in `zone` and `lang` (the ISO instant stays in `datetime`). */
+export function localizeTimes(markup: string, zone: string, lang: Lang): string {
+  const f = formatOf(zone, lang) ?? (formatOf(DEFAULT_ZONE, lang) as Intl.DateTimeFormat);
   return markup.replace(TIME, (whole, iso: string) => {
     const d = new Date(iso);
     return Number.isNaN(d.getTime()) ? whole : `<time datetime="${iso}" title="${zone}">${f.format(d)}</time>`;

@@ -36,7 +36,10 @@ describe('login', () => {
     });
     expect(res.statusCode).toBe(401);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(res.body).toContain('<p class="alert" role="alert" id="login-error">Invalid operator token</p>');
+    // The message is inside the form that was used (the token form, the second one).
+    const tokenForm = res.body.slice(res.body.indexOf('id="token-login-h"'));
+    expect(tokenForm).toContain('<p class="alert" role="alert" id="login-error-token">Invalid operator token</p>');
+    expect(res.body.slice(0, res.body.indexOf('id="token-login-h"'))).not.toContain('role="alert"');
     expect(setCookie(res, 'cleaver_console')).toBeUndefined();
   });
 
@@ -50,7 +53,7 @@ describe('login', () => {
       const res = await t.app.inject({ method: 'POST', url: '/console/login', headers: { ...FORM, cookie }, payload });
       expect(res.statusCode).toBe(403);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.body).toContain('Invalid or missing CSRF token: reload the login page and try again');
+      expect(res.body).toContain('This form has expired (or came from another site): reload the page and try again.');
       expect(setCookie(res, 'cleaver_console')).toBeUndefined();
     }
   });
@@ -152,7 +155,7 @@ describe('CSRF', () => {
       });
       expect(res.statusCode).toBe(403);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.body).toContain('Invalid or missing CSRF token: reload the page and try again');
+      expect(res.body).toContain('This form has expired (or came from another site): reload the page and try again.');
     }
     expect(await t.services.merchants.listMerchants()).toEqual([]);
   });
@@ -168,7 +171,7 @@ describe('CSRF', () => {
       payload: formBody({ _csrf: b.csrf, name: 'Cross' }),
     });
     expect(res.statusCode).toBe(403);
-    expect(res.body).toContain('Invalid or missing CSRF token');
+    expect(res.body).toContain('This form has expired');
   });
 
   it('puts the token in every form of a page', async () => {
@@ -227,16 +230,19 @@ describe('pages', () => {
     const missing = await s.get('/console/merchants/0190a2c4-0000-7000-8000-000000000001');
     expect(missing.statusCode).toBe(404);
     expect(missing.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(missing.body).toContain('<p class="alert" role="alert">Merchant not found</p>');
+    expect(missing.body).toContain('<h1>Not found</h1>');
+    // In the operator's words, with the API's title in small print under it.
+    expect(missing.body).toContain('<p>There is no such merchant.</p>');
+    expect(missing.body).toContain('<q lang="en">Merchant not found</q>');
     const notAnId = await s.get('/console/orders/not-an-id');
     expect(notAnId.statusCode).toBe(404);
-    expect(notAnId.body).toContain('Order not found');
+    expect(notAnId.body).toContain('There is no such order.');
     const noRoute = await s.get('/console/nowhere');
     expect(noRoute.statusCode).toBe(404);
-    expect(noRoute.body).toContain('Page not found');
+    expect(noRoute.body).toContain('There is no such page.');
     const empty = await s.post('/console/merchants', { name: '  ' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.body).toContain('name must not be empty');
+    expect(empty.body).toContain('Name must not be empty.');
     const api = await t.app.inject({ method: 'GET', url: '/admin/v1/merchants/nope', headers: adminHeaders });
     expect(api.statusCode).toBe(400);
     expect(api.headers['content-type']).toMatch(/^application\/json/);

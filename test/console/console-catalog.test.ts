@@ -24,21 +24,25 @@ describe('catalog', () => {
     const s = await login(t.app);
 
     const list = await s.get('/console/merchants');
-    expect(list.body).toMatch(/<td data-label="Catalog sync"><span class="badge badge-bad">FAIL<\/span> <time/);
+    expect(list.body).toMatch(
+      /<td data-label="Last catalog sync"><span class="badge badge-bad" title="FAIL" data-code="FAIL">Failed<\/span> <time/,
+    );
 
     const page = await s.get(`/console/merchants/${me.merchantId}/catalog`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toMatch(
-      /<a href="[^"]+categoryId=[0-9a-f-]{36}">Bovinos<\/a> <span class="badge badge-ok">AVAILABLE<\/span> <span class="badge badge-info">POS<\/span> <code>C1<\/code> · \d+ products/,
+      /<a href="[^"]+categoryId=[0-9a-f-]{36}">Bovinos<\/a> <span class="badge badge-ok" title="AVAILABLE" data-code="AVAILABLE">Available<\/span> <span class="badge badge-info">POS<\/span> <code>C1<\/code> · \d+ products/,
     );
     expect(page.body).toMatch(
-      /Picanha<br><span class="muted small">Peça inteira<\/span><\/td>\s*<td class="num">R\$ 89,90<\/td><td>KG<\/td>/,
+      /Picanha<br><span class="muted small">Peça inteira<\/span><\/th>\s*<td data-label="Price" class="num">R\$89\.90<\/td><td data-label="Unit">KG<\/td>/,
     );
-    expect(page.body).toContain('<span class="badge badge-bad">FAIL</span> <strong>Upload</strong>');
+    expect(page.body).toContain(
+      '<span class="badge badge-bad" title="FAIL" data-code="FAIL">Failed</span> <strong>Upload</strong>',
+    );
     expect(page.body).toContain('itemOffer &quot;O9&quot; (itemOffers[3]): itemId &quot;NOPE&quot; matches no item');
     expect(page.body).toContain('<summary>1 discarded object</summary>');
     expect(page.body).toContain(
-      '<tr><td>itemOffers</td><td>O9</td><td>3</td><td>itemId &quot;NOPE&quot; matches no item</td></tr>',
+      '<tr><td data-label="Kind"><code>itemOffers</code></td><td data-label="POS id">O9</td><td data-label="Position">3</td><td data-label="Why" class="wrap">itemId &quot;NOPE&quot; matches no item</td></tr>',
     );
 
     const merchantPage = await s.get(`/console/merchants/${me.merchantId}`);
@@ -62,7 +66,7 @@ describe('catalog', () => {
     const page = await s.get(added.headers.location as string);
     expect(page.body).toContain('Done: product Coxa de frango added.');
     expect(page.body).toMatch(
-      /Coxa de frango<\/td>\s*<td class="num">R\$ 19,90<\/td><td>KG<\/td><td><span class="badge badge-ok">AVAILABLE<\/span><\/td>\s*<td><span class="badge badge-muted">hand-made<\/span>/,
+      /Coxa de frango<\/th>\s*<td data-label="Price" class="num">R\$19\.90<\/td><td data-label="Unit">KG<\/td><td data-label="Status"><span class="badge badge-ok" title="AVAILABLE" data-code="AVAILABLE">Available<\/span><\/td>\s*<td data-label="Origin"><span class="badge badge-muted">hand-made<\/span>/,
     );
     const bad = await s.post(`/console/merchants/${me.merchantId}/catalog/products`, {
       name: 'X',
@@ -71,7 +75,7 @@ describe('catalog', () => {
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(bad.body).toContain('price must be an amount such as 12.90');
+    expect(bad.body).toContain('The price must be an amount such as 12.90 or 12,90.');
   });
 });
 
@@ -107,13 +111,16 @@ describe('sandbox', () => {
     for (const [form, title] of [
       [
         { merchantId: me.merchantId, type: 'DELIVERY', customerName: 'A' },
-        'choose a quantity for at least one product',
+        'Choose a quantity for at least one product.',
       ],
       [
         { merchantId: me.merchantId, type: 'DELIVERY', customerName: 'A', [`qty_${picanha}`]: '-1' },
-        'quantities must be numbers such as 2 or 1.5',
+        'Quantities must be numbers such as 2 or 1.5.',
       ],
-      [{ merchantId: me.merchantId, type: 'BOAT', customerName: 'A' }, 'type must be DELIVERY or TAKEOUT'],
+      [
+        { merchantId: me.merchantId, type: 'BOAT', customerName: 'A' },
+        '“BOAT” is not one of the choices for Order type.',
+      ],
     ] as const) {
       const res = await s.post('/console/sandbox/orders', form);
       expect(res.statusCode).toBe(400);
@@ -129,7 +136,7 @@ describe('sandbox', () => {
       const s = await login(prod.app);
       const res = await s.get('/console/sandbox');
       expect(res.statusCode).toBe(404);
-      expect(res.body).toContain('Page not found');
+      expect(res.body).toContain('There is no such page.');
       expect((await s.get('/console/merchants')).body).not.toContain('href="/console/sandbox"');
     } finally {
       await prod.close();

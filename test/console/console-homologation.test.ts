@@ -1,6 +1,7 @@
 // Homologation in the console (sandbox): the merchant page lists the runs of its keys and starts
 // one per key (support, CSRF-protected, audited like the API); the report page shows every
-// criterion with its evidence and the signature, escaped, under the console's CSP.
+// criterion with its evidence and the signature, escaped, under the console's CSP; every run is
+// listed on the homologation page of the navigation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProduct } from '../support/orders.js';
 import { adminHeaders, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
@@ -78,6 +79,21 @@ describe('console homologation', () => {
     const listed = await s.get(`/console/merchants/${m.merchantId}`);
     expect(listed.body).toContain(`/console/homologations/${id}`);
     expect(listed.body).toContain(runUrl);
+
+    // Every run of every key has a page of its own in the navigation, newest first, each named by
+    // its key and start time (not a truncated id), filterable by merchant and status.
+    const all = await s.get('/console/homologations');
+    expect(all.statusCode).toBe(200);
+    expect(all.body).toContain('<a href="/console/homologations" aria-current="page">Homologation</a>');
+    expect(all.body.indexOf(`href="/console/homologations/${id}"`)).toBeLessThan(all.body.indexOf(`href="${runUrl}"`));
+    expect(all.body).toContain('PDV &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(all.body).toContain('Açougue &lt;b&gt;Console&lt;/b&gt;');
+    expect(all.body).toMatch(/<a href="\/console\/homologations\/[0-9a-f-]{36}">Started <time/);
+    expect(all.body).not.toMatch(/<code title="[0-9a-f-]{36}">[0-9a-f]{8}<\/code>/);
+    const failedOnly = await s.get(`/console/homologations?merchantId=${m.merchantId}&status=FAILED`);
+    expect(failedOnly.body).toContain(`href="/console/homologations/${id}"`);
+    expect(failedOnly.body).not.toContain(`href="${runUrl}"`);
+    expect(report.body).toContain('<h1>Homologation of key ');
 
     const missing = await s.get('/console/homologations/00000000-0000-4000-8000-000000000000');
     expect(missing.statusCode).toBe(404);

@@ -74,14 +74,14 @@ describe('console at scale in a browser', () => {
     await screenshot(page, '20-merchants-search');
 
     await page.goto(`${base}/console/merchants/${merchantId}/catalog`);
-    await expect.poll(() => page.getByRole('cell', { name: 'R$ 1.234,56' }).count()).toBe(100);
+    await expect.poll(() => page.getByRole('cell', { name: 'R$1,234.56' }).count()).toBe(100);
     await expect.poll(() => page.locator('svg[role="img"]').count()).toBe(1);
     await page.getByRole('link', { name: 'Next page →' }).click();
     await expect.poll(() => page.getByText('Produto 00101').count()).toBe(1);
     await screenshot(page, '21-catalog-page-2');
     await page.getByLabel('Name, POS id or code').fill('P2024');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect.poll(() => page.getByRole('cell', { name: 'R$ 1.234,56' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('cell', { name: 'R$1,234.56' }).count()).toBe(1);
 
     await page.goto(`${base}/console/merchants/${merchantId}`);
     await expect.poll(() => page.locator('svg[role="img"]').count()).toBe(2);
@@ -91,6 +91,8 @@ describe('console at scale in a browser', () => {
     await createSimpleOrder(t.app, merchantId);
     await page.goto(`${base}/console/orders`);
     await expect.poll(() => page.locator('time').first().textContent()).toMatch(/GMT-3$/);
+    // The zone picker is in the operator's menu.
+    await page.locator('details.menu > summary').click();
     await page.getByLabel('Times in').selectOption('UTC');
     await page.getByRole('button', { name: 'Set' }).click();
     await expect.poll(() => page.locator('time').first().textContent()).toMatch(/UTC$/);
@@ -124,7 +126,7 @@ describe('console at scale in a browser', () => {
     });
     await scripted.getByRole('button', { name: 'Cancel as the platform' }).click();
     await expect.poll(async () => (await t.services.orders.getAnyOrder(other.id)).status).toBe('CANCELLED');
-    expect(asked).toEqual(['Cancel this order for the platform?']);
+    expect(asked).toEqual(['Cancel this order for the platform? The POS and the customer are told.']);
     await scripted.context().close();
   });
 });

@@ -6,8 +6,9 @@ import { ADMIN_TOKEN } from '../support/test-app.js';
 export interface ConsoleSession {
   cookie: string;
   csrf: string;
-  get(url: string): Promise<LightMyRequestResponse>;
-  post(url: string, form: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** `extra.cookie` is added to the session's cookie (a language or zone preference). */
+  get(url: string, extra?: Record<string, string>): Promise<LightMyRequestResponse>;
+  post(url: string, form: Record<string, string>, extra?: Record<string, string>): Promise<LightMyRequestResponse>;
 }
 
 export const formBody = (form: Record<string, string>) => new URLSearchParams(form).toString();
@@ -54,6 +55,11 @@ export async function postLogin(app: FastifyInstance, fields: Record<string, str
   });
 }
 
+const withCookie = (cookie: string, extra: Record<string, string>) => ({
+  ...extra,
+  cookie: extra.cookie ? `${cookie}; ${extra.cookie}` : cookie,
+});
+
 async function loginWith(app: FastifyInstance, fields: Record<string, string>): Promise<ConsoleSession> {
   const res = await postLogin(app, fields);
   if (res.statusCode !== 303) throw new Error(`login: ${res.statusCode} ${res.body}`);
@@ -63,8 +69,13 @@ async function loginWith(app: FastifyInstance, fields: Record<string, string>): 
   return {
     cookie,
     csrf,
-    get: (url) => app.inject({ method: 'GET', url, headers: { cookie } }),
-    post: (url, body) =>
-      app.inject({ method: 'POST', url, headers: { ...FORM, cookie }, payload: formBody({ _csrf: csrf, ...body }) }),
+    get: (url, extra = {}) => app.inject({ method: 'GET', url, headers: withCookie(cookie, extra) }),
+    post: (url, body, extra = {}) =>
+      app.inject({
+        method: 'POST',
+        url,
+        headers: { ...FORM, ...withCookie(cookie, extra) },
+        payload: formBody({ _csrf: csrf, ...body }),
+      }),
   };
 }

@@ -57,7 +57,7 @@ describe('operators in a browser', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${base}/console/merchants`);
-    await expect.poll(() => page.locator('.whoami').textContent()).toContain(admin.email);
+    await expect.poll(() => page.locator('.menu .who').textContent()).toContain(admin.email);
 
     // Operators page: create a viewer with an initial password.
     await page.getByRole('link', { name: 'Operators', exact: true }).click();
@@ -77,7 +77,7 @@ describe('operators in a browser', () => {
     const viewerContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const vpage = await viewerContext.newPage();
     await signIn(vpage, 'vera@cleaver.test', 'vera passphrase 2026');
-    await expect.poll(() => vpage.locator('.whoami').textContent()).toContain('viewer');
+    await expect.poll(() => vpage.locator('.menu > summary').textContent()).toContain('viewer');
     expect(await vpage.getByRole('button', { name: 'Create merchant' }).count()).toBe(0);
     await screenshot(vpage, '13-viewer-merchants');
     await vpage.getByRole('link', { name: 'Açougue Boi Bravo' }).click();

@@ -80,7 +80,7 @@ describe('the profile from the console', () => {
     expect((await keysOf(merchantId))[0].profile).toBe('cleaver');
     const bad = await s.post(`/console/merchants/${merchantId}/keys/${key.keyId}/profile`, { profile: 'ifood' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.body).toContain('profile must be one of cleaver, opendelivery');
+    expect(bad.body).toContain('“ifood” is not one of the choices for Profile.');
     const unknown = await s.post(`/console/merchants/${merchantId}/keys/${crypto.randomUUID()}/profile`, {
       profile: 'cleaver',
     });

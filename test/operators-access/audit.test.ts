@@ -307,7 +307,7 @@ describe('console actions and logins', () => {
     const empty = await s.post('/console/merchants', { name: ' ' });
     expect(empty.statusCode).toBe(400);
     expect(await last('merchant.create')).toMatchObject({
-      result: { status: 400, outcome: 'failure', reason: 'name must not be empty' },
+      result: { status: 400, outcome: 'failure', reason: 'Name must not be empty.' },
     });
     const key = await s.post(`/console/merchants/${merchantId}/keys`, { name: 'balcão' });
     expect(key.statusCode).toBe(201);

@@ -48,7 +48,7 @@ describe('per account', () => {
     const locked = await postLogin(t.app, { email: op.email, password: PASSWORD });
     expect(locked.statusCode).toBe(429);
     expect(locked.headers['retry-after']).toBe('60');
-    expect(locked.body).toContain('Too many failed logins: try again in 1 minute(s)');
+    expect(locked.body).toContain('Too many failed logins: try again in 1 minute');
     expect(locked.headers['set-cookie']).toBeUndefined();
     const [entry] = await auditEntries(t.app, '&action=session.login');
     expect(entry).toMatchObject({

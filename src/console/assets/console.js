@@ -2,6 +2,10 @@
 // - [data-refresh]: re-fetch the element's HTML fragment every data-refresh-ms (live timeline).
 // - [data-confirm] forms: ask before submitting (without scripts the server asks instead).
 // - [data-copy]: copy the text of the element with that id.
+// - details.menu (the operator's menu): closes on Escape and on a click outside it.
+// Its few words come from the page (<body data-msg-…>), in the operator's language.
+
+const message = (name, fallback) => document.body?.getAttribute(`data-msg-${name}`) || fallback;
 
 function startRefresh(el) {
   const url = el.getAttribute('data-refresh');
@@ -14,10 +18,11 @@ function startRefresh(el) {
         const res = await fetch(url, { credentials: 'same-origin', headers: { 'x-console-fragment': '1' } });
         if (res.status === 401) {
           stopped = true;
-          el.insertAdjacentHTML(
-            'afterbegin',
-            '<p class="live-error" role="alert">Session expired: reload to log in again.</p>',
-          );
+          const p = document.createElement('p');
+          p.className = 'live-error';
+          p.setAttribute('role', 'alert');
+          p.textContent = message('expired', 'Session expired: reload to log in again.');
+          el.prepend(p);
           return;
         }
         if (res.ok) {
@@ -50,13 +55,25 @@ document.addEventListener('DOMContentLoaded', () => {
       }
     });
   }
+  const menu = document.querySelector('details.menu');
+  if (menu) {
+    document.addEventListener('click', (event) => {
+      if (menu.open && !menu.contains(event.target)) menu.open = false;
+    });
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && menu.open) {
+        menu.open = false;
+        menu.querySelector('summary')?.focus();
+      }
+    });
+  }
   for (const button of document.querySelectorAll('[data-copy]')) {
     button.addEventListener('click', async () => {
       const target = document.getElementById(button.getAttribute('data-copy'));
       if (!target) return;
       try {
         await navigator.clipboard.writeText(target.textContent.trim());
-        button.textContent = 'Copied';
+        button.textContent = message('copied', 'Copied');
       } catch {
         window.getSelection().selectAllChildren(target);
       }

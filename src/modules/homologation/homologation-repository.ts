@@ -81,6 +81,20 @@ export async function listMerchantRuns(db: Queryable, merchantId: string, limit 
   return rows;
 }
 
+/** The newest runs of every key (the console's homologation page), by merchant and status. */
+export async function listRecentRuns(
+  db: Queryable,
+  filter: { merchantId?: string; status?: string; limit: number },
+): Promise<RunRow[]> {
+  const { rows } = await db.query<RunRow>(
+    `SELECT ${COLUMNS} FROM homologation_runs
+      WHERE ($1::uuid IS NULL OR merchant_id = $1) AND ($2::text IS NULL OR status = $2)
+      ORDER BY started_at DESC, id LIMIT $3`,
+    [filter.merchantId ?? null, filter.status ?? null, filter.limit],
+  );
+  return rows;
+}
+
 /** The catalog worker asks whether this upload must FAIL (spec 3.2): once per RUNNING run. */
 export async function takeCatalogFailure(db: Queryable, merchantId: string, now: Date): Promise<boolean> {
   const { rows } = await db.query<{ id: string }>(

@@ -281,6 +281,10 @@ export function createHomologationService(deps: HomologationDeps) {
 
     listForMerchant: async (merchantId: string) => (await repo.listMerchantRuns(db, merchantId)).map(toReport),
 
+    /** Every key's runs, newest first (the console's homologation page). */
+    listRecent: async (filter: { merchantId?: string; status?: string; limit: number }) =>
+      (await repo.listRecentRuns(db, filter)).map(toReport),
+
     /** The catalog worker's question (spec 3.2): make this upload FAIL? */
     async catalogFailure(merchantId: string): Promise<string | null> {
       return (await repo.takeCatalogFailure(db, merchantId, clock.now())) ? CATALOG_FAIL_REASON : null;

@@ -1,6 +1,12 @@
 // What other modules may use of orders (architecture.md#module-boundaries: never its tables directly).
 
-export { ORDER_STATUSES, type OrderStatus } from './order-state.js';
+export {
+  ORDER_STATUSES,
+  type OrderStatus,
+  type PlatformAction,
+  type PlatformActionState,
+  platformActions,
+} from './order-state.js';
 export { toOperatorOrderView, toOrderView } from './order-view.js';
 export type { OrderRow } from './orders-repository.js';
 export { ordersRoutes } from './orders-routes.js';

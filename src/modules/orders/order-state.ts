@@ -77,6 +77,47 @@ export function nextStatus(current: OrderStatus, action: LifecycleAction, type: 
 export const canRequestCancellation = (s: OrderStatus) => NOT_FINISHED.includes(s);
 export const canTrack = (s: OrderStatus) => !FINAL_STATUSES.includes(s);
 
+// ---- The platform's actions (D6; operator API and console) ---------------------------------
+
+/** What the platform may do to an order: the operator API's actions, each one form in the console. */
+export type PlatformAction =
+  | 'customerCancellation'
+  | 'acceptCancellation'
+  | 'denyCancellation'
+  | 'conclude'
+  | 'pickupArea'
+  | 'cancel';
+
+export interface PlatformActionState {
+  status: OrderStatus;
+  type: OrderType;
+  /** A customer's cancellation request waits for the POS. */
+  customerCancellationOpen: boolean;
+  /** The POS asked to cancel and waits for the platform's answer. */
+  posCancellationOpen: boolean;
+}
+
+/**
+ * The platform's actions an order allows now, from the same table and predicates the service
+ * applies (orders-service.ts: customerCancellation, cancellationDecision, platformEvent), so the
+ * console offers exactly what would be accepted; test/console/console-order-actions.test.ts
+ * proves it against the service for every status and type.
+ */
+export function platformActions(order: PlatformActionState): PlatformAction[] {
+  const actions: PlatformAction[] = [];
+  const cancel = nextStatus(order.status, 'cancel', order.type).ok;
+  if (canRequestCancellation(order.status) && !order.customerCancellationOpen) actions.push('customerCancellation');
+  if (order.posCancellationOpen) {
+    // Accepting cancels: only where cancelling is allowed. Denying closes the request anyway.
+    if (cancel) actions.push('acceptCancellation');
+    actions.push('denyCancellation');
+  }
+  if (nextStatus(order.status, 'conclude', order.type).ok) actions.push('conclude');
+  if (canTrack(order.status)) actions.push('pickupArea');
+  if (cancel) actions.push('cancel');
+  return actions;
+}
+
 // ---- D29: Open Delivery's optional progress events ------------------------------------------
 // PREPARING (preparation started) and PICKED_UP (a TAKEOUT order left with the customer) report
 // progress without a lifecycle status of their own: like the cancellation dialogue (D5) they

@@ -99,6 +99,27 @@ export async function endpointHealthOf(db: Queryable, merchantIds: string[]): Pr
   return rows;
 }
 
+/**
+ * Endpoints in trouble now, failing the longest first: every failing one, the disabled among
+ * them (a 410 or failing too long is a failed attempt first), and how many there are in all.
+ * The partial index on failing endpoints keeps this cheap enough for every console page.
+ */
+export async function troubledEndpoints(
+  db: Queryable,
+  limit: number,
+): Promise<{ rows: EndpointHealthRow[]; total: number }> {
+  const { rows } = await db.query<EndpointHealthRow & { total: string }>(
+    `SELECT m.id AS merchant_id, m.orders_webhook_url AS url, m.webhook_disabled_at AS disabled_at,
+            m.webhook_disabled_reason AS disabled_reason, h.state, h.failing_since, h.last_error,
+            h.last_success_at, h.last_attempt_at, count(*) OVER () AS total
+       FROM webhook_endpoint_health h JOIN merchants m ON m.id = h.merchant_id
+      WHERE h.state = 'failing' AND m.orders_webhook_url IS NOT NULL
+      ORDER BY h.failing_since, h.merchant_id LIMIT $1`,
+    [limit],
+  );
+  return { rows, total: rows.length ? Number(rows[0].total) : 0 };
+}
+
 /** Endpoints failing since before `before` whose webhook is still enabled. */
 export async function failingSince(
   db: Queryable,

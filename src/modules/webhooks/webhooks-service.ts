@@ -186,6 +186,12 @@ export function createWebhooksService(deps: WebhooksDeps) {
       return (await repo.endpointHealthOf(db, merchantIds)).map(toHealth);
     },
 
+    /** Endpoints failing or disabled now, failing the longest first, and how many in all (console). */
+    async troubledEndpoints(limit: number) {
+      const { rows, total } = await repo.troubledEndpoints(db, limit);
+      return { items: rows.map(toHealth), total };
+    },
+
     /** POST …/webhookDeliveries/retryFailed: every FAILED delivery of the merchant, again, in order. */
     retryFailed: (merchantId: string) => requeue(merchantId, { failedOnly: true, since: null }),
 
