@@ -53,9 +53,13 @@ export const OdMerchantAvailability = Type.Object({
   status: Type.Enum(['AVAILABLE', 'UNAVAILABLE'], { description: 'Whether the merchant receives orders' }),
   services: Type.Array(
     Type.Object({
-      id: Type.Optional(Type.String()),
-      serviceType: Type.Optional(Type.String()),
-      serviceHours: Type.Optional(Type.Array(Type.Object({}, { additionalProperties: true }))),
+      id: Type.Optional(Type.String({ description: 'The service’s id' })),
+      serviceType: Type.Optional(Type.String({ description: 'DELIVERY, TAKEOUT, INDOOR…' })),
+      serviceHours: Type.Optional(
+        Type.Array(Type.Object({}, { additionalProperties: true }), {
+          description: 'Week hours and holiday hours, in Open Delivery’s shape',
+        }),
+      ),
     }),
     { description: 'The merchant’s services and their hours; empty: the platform keeps them, not this service' },
   ),
