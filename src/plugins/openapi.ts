@@ -61,6 +61,12 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
             description: 'CLEAVER_ADMIN_TOKEN, or a personal operator token (`cop_…`) whose role the route allows',
           },
           xAppSignature: { type: 'apiKey', in: 'header', name: 'X-App-Signature' },
+          // D13: /oauth/token and /oauth/revoke take the client credentials as HTTP Basic too.
+          clientBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'client_id:client_secret (RFC 6749 2.3.1), instead of client_id and client_secret in the body',
+          },
         },
       },
     },
