@@ -70,7 +70,7 @@ const QUANTITY = { exclusiveMinimum: 0, multipleOf: 0.001 };
 
 const INTAKE_EXAMPLE = {
   type: 'DELIVERY',
-  items: [{ pdvId: 'picanha', quantity: 1.25, specialInstructions: 'Cortar em bifes' }],
+  items: [{ pdvId: 'PICANHA', quantity: 1.25, specialInstructions: 'Cortar em bifes' }],
   customer: { name: 'Ana Souza', phone: { number: '+55 11 91234-5678' } },
   delivery: {
     deliveryAddress: {
