@@ -133,7 +133,9 @@ function intakeRules(body: Json): void {
   for (const name of ['value', 'changeFor']) Object.assign(propsOf(method)[name] ?? {}, MONEY);
   // `delivery` belongs to DELIVERY orders and `takeout` to TAKEOUT ones.
   body.allOf = [
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
     { if: { properties: { type: { const: 'TAKEOUT' } } }, then: { not: { required: ['delivery'] } } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
     { if: { properties: { type: { const: 'DELIVERY' } } }, then: { not: { required: ['takeout'] } } },
   ];
   const schedule = propsOf(props.schedule);
