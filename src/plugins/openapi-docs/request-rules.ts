@@ -131,17 +131,26 @@ function intakeRules(body: Json): void {
   constrainMoney(propsOf(itemsOf(propsOf(discount).sponsorshipValues)).amount);
   const method = itemsOf(propsOf(props.payments).methods);
   for (const name of ['value', 'changeFor']) Object.assign(propsOf(method)[name] ?? {}, MONEY);
-  // `delivery` belongs to DELIVERY orders and `takeout` to TAKEOUT ones.
-  body.allOf = [
-    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
-    { if: { properties: { type: { const: 'TAKEOUT' } } }, then: { not: { required: ['delivery'] } } },
-    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable.
-    { if: { properties: { type: { const: 'DELIVERY' } } }, then: { not: { required: ['takeout'] } } },
-  ];
   const schedule = propsOf(props.schedule);
   if (schedule.scheduledDateTimeEnd) {
     schedule.scheduledDateTimeEnd.description = 'After scheduledDateTimeStart.';
   }
+}
+
+/**
+ * `delivery` belongs to DELIVERY orders and `takeout` to TAKEOUT ones: one variant per type, each
+ * with every field, the other type's block excluded (the variants name all their fields, as
+ * example checkers that close objects expect).
+ */
+function intakeVariants(body: Json): Json {
+  const { properties, ...rest } = body;
+  const props = properties as Record<string, Json>;
+  const variant = (type: string, excluded: string): Json => ({
+    ...rest,
+    description: `A ${type} order.`,
+    properties: { ...props, type: { ...props.type, const: type }, [excluded]: false },
+  });
+  return { anyOf: [variant('DELIVERY', 'takeout'), variant('TAKEOUT', 'delivery')] };
 }
 
 /** Operator passwords (operators/password.ts) and emails (operators/operators-service.ts). */
@@ -161,7 +170,11 @@ const RULES: Record<string, (op: Json) => void> = {
     (op.requestBody as Json).required = false;
   },
   postAdminV1MerchantsByMerchantIdOrders: (op) => {
-    for (const body of mediaSchemas(op)) intakeRules(body);
+    const content = (op.requestBody as Json).content as Record<string, Json>;
+    for (const media of Object.values(content)) {
+      intakeRules(media.schema as Json);
+      media.schema = intakeVariants(media.schema as Json);
+    }
     setExample(op, INTAKE_EXAMPLE);
   },
   postAdminV1Operators: (op) => {
