@@ -148,7 +148,12 @@ function intakeVariants(body: Json): Json {
   const variant = (type: string, excluded: string): Json => ({
     ...rest,
     description: `A ${type} order.`,
-    properties: { ...props, type: { ...props.type, const: type }, [excluded]: false },
+    properties: {
+      ...props,
+      type: { ...props.type, const: type },
+      // A schema nothing matches: the field must be left out.
+      [excluded]: { not: {}, description: `Not for a ${type} order: leave it out.` },
+    },
   });
   return { anyOf: [variant('DELIVERY', 'takeout'), variant('TAKEOUT', 'delivery')] };
 }
