@@ -39,7 +39,8 @@ await build({
   logLevel: 'warning',
 });
 // Every chunk sits at the top of dist/, so the code finds these beside itself
-// (src/db/migrate.ts: ./migrations; src/console/console-app.ts: ./assets).
+// (src/db/migrate.ts: ./migrations; src/console/console-app.ts: ./assets;
+// src/plugins/openapi-docs/events-guide.ts: ./docs/events.md).
 for (const [from, to] of [
   ['src/db/migrations', 'migrations'],
   ['src/console/assets', 'assets'],
@@ -47,5 +48,7 @@ for (const [from, to] of [
   mkdirSync(join(dist, to), { recursive: true });
   cpSync(join(root, from), join(dist, to), { recursive: true });
 }
+mkdirSync(join(dist, 'docs'), { recursive: true });
+cpSync(join(root, 'docs/events.md'), join(dist, 'docs/events.md'));
 writeFileSync(join(dist, '.source-stamp'), sourceStamp(root));
 process.stdout.write(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

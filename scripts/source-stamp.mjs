@@ -4,7 +4,15 @@ import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const ROOTS = ['src', 'packages/pos-client/src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'];
+// docs/events.md is served by the service (/docs/events) and copied into dist/.
+const ROOTS = [
+  'src',
+  'packages/pos-client/src',
+  'docs/events.md',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+];
 
 export function sourceStamp(root) {
   const hash = createHash('sha256');

@@ -8,7 +8,7 @@ import { systemClock } from './lib/clock.js';
 import { createShutdownState } from './lifecycle/shutdown-state.js';
 import { timingEnvProblem } from './modules/homologation/index.js';
 import { warmUpSchemas } from './plugins/lazy-schemas.js';
-import { openRedisClient } from './plugins/rate-limit.js';
+import { openRedisClient, prepareRedisStore } from './plugins/rate-limit.js';
 import { createServices } from './services.js';
 import { startWorkers } from './workers.js';
 
@@ -98,6 +98,9 @@ async function checkPortFree(config: Config): Promise<void> {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** How long a start waits for Redis before going on without it (D31: never fatal). */
+const REDIS_START_WAIT_MS = 3_000;
+
 /** config → database → migrate → app and workers → listen (architecture.md#process-model). */
 export async function startServer(config: Config = loadConfig()): Promise<RunningServer> {
   // A mistyped homologation timing (sandbox only) would otherwise be ignored at each run's start.
@@ -120,8 +123,14 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     throw error;
   }
 
-  const redis = config.redisUrl ? await openRedisClient(config.redisUrl, config.redisTimeoutMs) : undefined;
+  const redis = config.redisUrl ? await openRedisClient(config.redisUrl) : undefined;
   redis?.on('error', () => {}); // reconnects by itself; the rate limiter falls back meanwhile
+  // Connected, with the counting script loaded, before this process listens and reports ready:
+  // a first request's connect or script load must not look like an outage (D23, D31).
+  const redisProblem = redis
+    ? await prepareRedisStore(redis, { waitMs: REDIS_START_WAIT_MS, timeoutMs: config.redisTimeoutMs })
+    : null;
+  if (redisProblem) note(`Redis is not answering (${redisProblem}); rate limits count per process until it does`);
 
   const services = createServices({ config, db: opened.db, clock: systemClock });
   await services.auth.start();

@@ -21,6 +21,14 @@ export const DateTime = (options: object = {}) => Type.String({ format: 'date-ti
 
 export const NoContent = Type.Null({ description: 'No body' });
 
+/**
+ * An answer without a body (202 of an action, 200 of PATCH …/details): nothing on the wire and no
+ * Content-Type, as the contract says, rather than a JSON `null` (D35).
+ */
+export function sendNoBody(reply: FastifyReply, status: number): FastifyReply {
+  return reply.code(status).send(undefined as never);
+}
+
 /** preValidation hook for routes whose body is optional: no body is validated as `{}`. */
 export async function emptyBodyAsObject(request: { body: unknown }): Promise<void> {
   if (request.body === undefined || request.body === null) request.body = {};
@@ -38,7 +46,14 @@ declare module 'fastify' {
   }
 }
 
-/** An answer in the dialect of `dialectResponses`: built field by field by the caller (an allow-list by construction) and serialised as built. */
+/**
+ * An answer in the dialect of `dialectResponses`: built field by field by the caller (an
+ * allow-list by construction) and serialised as built. A reply with a serializer of its own gets
+ * no Content-Type from Fastify, so it is set here: every JSON answer says it is JSON (D35).
+ */
 export function sendInDialect(reply: FastifyReply, body: unknown): FastifyReply {
-  return reply.serializer(JSON.stringify).send(body as never);
+  return reply
+    .type('application/json; charset=utf-8')
+    .serializer(JSON.stringify)
+    .send(body as never);
 }

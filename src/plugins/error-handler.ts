@@ -86,9 +86,68 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     reply.code(body.status).headers(headers).type(errorContentType(request)).send(body);
   });
-  app.setNotFoundHandler((_request, reply) => {
+  const methodsOf = registerMethodIndex(app);
+  app.setNotFoundHandler((request, reply) => {
+    // D35: a path that exists under other methods is 405 with Allow (RFC 9110 15.5.6), not 404,
+    // so a developer does not go looking for a path that is there.
+    const allowed = methodsOf(request.url);
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .type('application/json')
+        .send({ title: 'Method Not Allowed', status: 405 });
+      return;
+    }
     reply.code(404).type('application/json').send({ title: 'Route not found', status: 404 });
   });
+}
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** A route's URL as a pattern over a request path: `:name` one segment, `*` the rest, `::` a literal colon. */
+function routePattern(url: string): RegExp {
+  const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const segments = url.split('/').map((segment) => {
+    if (segment === '*') return '.*';
+    if (segment.startsWith(':') && !segment.startsWith('::')) return '[^/]+';
+    return literal(segment.replaceAll('::', ':'));
+  });
+  return new RegExp(`^${segments.join('/')}$`);
+}
+
+/**
+ * Every route's URL with its methods, as routes are declared (onRoute of the root reaches every
+ * scope registered after it): what the not-found handler needs to tell a wrong method from a
+ * wrong path. Returns the methods of the first pattern a request URL matches, in a fixed order.
+ */
+function registerMethodIndex(app: FastifyInstance): (url: string) => string[] {
+  const routes = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  app.addHook('onRoute', (route) => {
+    let entry = routes.get(route.url);
+    if (!entry) {
+      entry = { pattern: routePattern(route.url), methods: new Set() };
+      routes.set(route.url, entry);
+    }
+    for (const method of [route.method].flat()) entry.methods.add(method);
+    // Fastify answers HEAD for every GET route (exposeHeadRoutes).
+    if (entry.methods.has('GET')) entry.methods.add('HEAD');
+  });
+  return (url) => {
+    const query = url.indexOf('?');
+    const path = query < 0 ? url : url.slice(0, query);
+    let decoded = path;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      // A malformed escape matches no pattern with literals beyond it; the raw path is tried.
+    }
+    const allowed = new Set<string>();
+    for (const { pattern, methods } of routes.values()) {
+      if (pattern.test(path) || pattern.test(decoded)) for (const m of methods) allowed.add(m);
+    }
+    return METHOD_ORDER.filter((m) => allowed.has(m));
+  };
 }
 
 const CLIENT_ERRORS: Record<string, { status: number; title: string }> = {

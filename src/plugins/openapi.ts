@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { completeOpenApi } from './openapi-docs/complete.js';
-import { eventCatalogMarkdown } from './openapi-docs/event-catalog.js';
+import { eventsGuideHtml } from './openapi-docs/events-guide.js';
 
 /** `GET /v1/orders/:orderId` → `getV1OrdersByOrderId`; `/v1/events::polling` → `getV1EventsPolling`. */
 export function operationIdFor(method: string, url: string): string {
@@ -61,6 +61,12 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
             description: 'CLEAVER_ADMIN_TOKEN, or a personal operator token (`cop_…`) whose role the route allows',
           },
           xAppSignature: { type: 'apiKey', in: 'header', name: 'X-App-Signature' },
+          // D13: /oauth/token and /oauth/revoke take the client credentials as HTTP Basic too.
+          clientBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'client_id:client_secret (RFC 6749 2.3.1), instead of client_id and client_secret in the body',
+          },
         },
       },
     },
@@ -110,9 +116,10 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  // The event catalog (docs/events.md) for people reading the reference at /docs.
-  const catalog = eventCatalogMarkdown();
-  app.get('/docs/events', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type('text/markdown; charset=utf-8').send(catalog),
-  );
+  // The events guide (docs/events.md) as HTML, for people reading the reference at /docs.
+  let guide: string | undefined;
+  app.get('/docs/events', { schema: { hide: true } }, async (_request, reply) => {
+    guide ??= eventsGuideHtml();
+    return reply.type('text/html; charset=utf-8').send(guide);
+  });
 }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { AppError } from '../lib/errors.js';
@@ -44,12 +45,13 @@ export function createMemoryStore(now: () => number = Date.now): RateLimitStore 
  * here, by a process that has REDIS_URL: a process without it does not keep the client's code in
  * memory (RSS after start, docs/benchmarks.md).
  */
-export async function openRedisClient(url: string, timeoutMs: number): Promise<Redis> {
+export async function openRedisClient(url: string): Promise<Redis> {
   const { Redis } = await import('ioredis');
   return new Redis(url, {
-    // D31: a frozen Redis must not hold requests: every call is bounded (the rate limiter also
-    // races it against its own timer) and nothing queues while disconnected.
-    commandTimeout: timeoutMs,
+    // D31: a frozen Redis must not hold requests: the rate limiter races every call against its
+    // own timer (createFailoverStore) and nothing queues while disconnected. There is no client
+    // command timeout: it would also bound the connection's handshake (its ready check), and a
+    // Redis slow to answer right after a start then never became ready at all.
     connectTimeout: 1_000,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
@@ -69,12 +71,63 @@ return {count, ttl}`;
 
 type WithHitCommand = Redis & { cleaverRateLimitHit(key: string, windowMs: string): Promise<[number, number]> };
 
-export function createRedisStore(redis: Redis): RateLimitStore {
+function defineHitCommand(redis: Redis): WithHitCommand {
   // A defined command is sent as EVALSHA (40 bytes instead of the script; Redis does not hash the
   // script again on every call); ioredis falls back to EVAL by itself when Redis has lost it.
   if (!('cleaverRateLimitHit' in redis))
     redis.defineCommand('cleaverRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-  const client = redis as WithHitCommand;
+  return redis as WithHitCommand;
+}
+
+/**
+ * A cold start (D23, D31): the client connected, Redis holding the counting script, and one
+ * round trip within the limiter's bound, before the process reports ready. Otherwise the first
+ * requests found no connection yet (the client queues nothing while disconnected) or paid the
+ * connection and the script's load, over the bound on a loaded machine; the limiter took that for
+ * an outage and counted per process for a whole cooldown, so two processes let through twice the
+ * limit. Waits at most `waitMs`; a Redis that is away or slow is not fatal (D31): the reason is
+ * returned, and the limiter falls back as usual until Redis answers.
+ */
+export async function prepareRedisStore(
+  redis: Redis,
+  options: { waitMs: number; timeoutMs: number },
+): Promise<string | null> {
+  const client = defineHitCommand(redis);
+  const deadline = Date.now() + options.waitMs;
+  const left = () => deadline - Date.now();
+  let lastProblem = `no connection within ${options.waitMs} ms`;
+  while (left() > 0) {
+    try {
+      if (client.status !== 'ready') {
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(() => done(new Error(lastProblem)), left());
+          const ready = () => done();
+          const done = (error?: Error) => {
+            clearTimeout(timer);
+            client.off('ready', ready);
+            if (error) reject(error);
+            else resolve();
+          };
+          client.once('ready', ready);
+        });
+      }
+      // SCRIPT LOAD under the sha ioredis sends, so the first EVALSHA finds it; again until one
+      // round trip fits within the bound a request would be given.
+      const started = Date.now();
+      await withTimeout(client.script('LOAD', HIT_SCRIPT), Math.max(1, left()));
+      const took = Date.now() - started;
+      if (took <= options.timeoutMs) return null;
+      lastProblem = `Redis took ${took} ms to answer, more than ${options.timeoutMs} ms`;
+    } catch (error) {
+      lastProblem = error instanceof Error ? error.message : String(error);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, left()))));
+    }
+  }
+  return lastProblem;
+}
+
+export function createRedisStore(redis: Redis): RateLimitStore {
+  const client = defineHitCommand(redis);
   return {
     async hit(key, windowMs) {
       const [count, ttl] = await client.cleaverRateLimitHit(`cleaver:rl:${key}`, String(windowMs));
@@ -83,15 +136,36 @@ export function createRedisStore(redis: Redis): RateLimitStore {
   };
 }
 
+/**
+ * `promise` within `ms` of Redis's time, not of this process's. A process that is busy (a
+ * burst of requests, the schemas compiled right after a start) neither sends a command nor reads
+ * its answer while it computes, so a plain timer counted its own stall as Redis's slowness: the
+ * first calls after a start looked like an outage (D23, D31). When the timer fires, the wait
+ * counts only if the event loop sat idle for at least half of it (it was free to read an answer
+ * that did not come); otherwise the call gets one more `ms`, so the wait is bounded at twice
+ * that. Either way the refusal waits one turn (setImmediate runs after the loop has read what
+ * arrived), so an answer already on the socket is taken.
+ */
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`rate-limit store did not answer within ${ms} ms`)), ms);
+    let settled = false;
+    const since = performance.eventLoopUtilization();
+    const refuse = () =>
+      setImmediate(() => {
+        if (!settled) reject(new Error(`rate-limit store did not answer within ${ms} ms`));
+      });
+    let timer = setTimeout(() => {
+      if (performance.eventLoopUtilization(since).idle >= ms / 2) refuse();
+      else timer = setTimeout(refuse, ms);
+    }, ms);
     promise.then(
       (value) => {
+        settled = true;
         clearTimeout(timer);
         resolve(value);
       },
       (error) => {
+        settled = true;
         clearTimeout(timer);
         reject(error);
       },

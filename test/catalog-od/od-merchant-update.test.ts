@@ -286,7 +286,13 @@ describe('bad envelopes: 400 naming the field, nothing queued', () => {
     [
       'only unknown fields',
       '{"status":"UNAVAILABLE"}',
-      'status is not a field of merchantUpdate: send merchantStatus, entityType and updatedObjects, or an empty body to ask for a pull',
+      'status is not a field of merchantUpdate: send merchantStatus, entityType and updatedObjects (onlyAddProducts is accepted), or an empty body to ask for a pull',
+    ],
+    // D34: one unknown key beside known ones is refused too, with the near key suggested.
+    [
+      'a misspelt updatedObjects',
+      '{"merchantStatus":"AVAILABLE","entityType":"ITEM","updateObjects":[{"id":"P1"}]}',
+      'updateObjects is not a field of merchantUpdate: did you mean updatedObjects?',
     ],
     ['invalid JSON', '{"merchantStatus":', 'Body is not valid JSON'],
   ])('%s', async (_name, body, title) => {

@@ -139,14 +139,21 @@ describe('/openapi.json as a reference', () => {
       expect(entry.posShould, entry.eventType).toMatch(/\w{3}/);
       expect(entry.example).toMatchObject({ eventType: entry.eventType });
     }
+    // The guide (docs/events.md) is served as HTML, rendered from the Markdown file itself.
     const served = await t.app.inject({ method: 'GET', url: '/docs/events' });
     expect(served.statusCode).toBe(200);
-    expect(served.headers['content-type']).toMatch(/^text\/markdown/);
+    expect(served.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(served.body).toMatch(/^<!doctype html>/);
     const written = readFileSync(new URL('../../docs/events.md', import.meta.url), 'utf8');
     for (const type of ORDER_EVENT_TYPES) {
-      expect(served.body).toContain(`## ${type}\n`);
       expect(written, `docs/events.md ${type}`).toContain(`### ${type}\n`);
+      expect(served.body, `/docs/events ${type}`).toContain(`<h3>${type}</h3>`);
     }
+    // What a POS reads there must not lose orders: never de-duplicate on eventId alone (D1), and
+    // the helper it names exists (packages/pos-client).
+    expect(served.body).not.toMatch(/createDedupe\b/);
+    expect(served.body).toContain('createEventDeduplicator()');
+    expect(written).not.toMatch(/[Dd]e-duplicate on `eventId`/);
   });
 
   it('/docs renders the reference', async () => {

@@ -23,6 +23,7 @@ describe.runIf(testDbKind() === 'pglite')('production build', () => {
       'dist/cli.js.map',
       'dist/migrations/0001_foundation.sql',
       'dist/assets/console.css',
+      'dist/docs/events.md',
     ]) {
       expect(existsSync(join(ROOT, file)), file).toBe(true);
     }
@@ -49,6 +50,8 @@ describe.runIf(testDbKind() === 'pglite')('production build', () => {
       const ready = await fetch(`${url}/health/ready`);
       expect(ready.status).toBe(200);
       expect((await fetch(`${url}/console/login`)).status).toBe(200);
+      // The events guide is read from beside the bundle.
+      expect((await fetch(`${url}/docs/events`)).status).toBe(200);
       // The service runs in the environment of scripts/service-env.mjs (docs/adr/0008).
       const servicePid = Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim());
       const environ = readFileSync(`/proc/${servicePid}/environ`, 'utf8').split('\0');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, openRedisClient } from '../../src/plugins/rate-limit.js';
+import { createMemoryStore, openRedisClient, prepareRedisStore } from '../../src/plugins/rate-limit.js';
 import { createTestApp } from '../support/test-app.js';
 
 describe('memory store', () => {
@@ -21,7 +21,9 @@ const redisUrl = process.env.TEST_REDIS_URL;
 if (redisUrl) {
   describe('Redis store shared by two instances', () => {
     it('enforces one auth budget across both (D23)', async () => {
-      const redis = await openRedisClient(redisUrl, 1_000);
+      const redis = await openRedisClient(redisUrl);
+      // As the server does before it reports ready: connected, the counting script loaded.
+      expect(await prepareRedisStore(redis, { waitMs: 10_000, timeoutMs: 1_000 })).toBeNull();
       // A client address of its own, so other runs sharing this Redis do not count against it.
       const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.7`;
       const a = await createTestApp({ redis, env: { CLEAVER_RATE_LIMIT_AUTH: '10' } });

@@ -66,6 +66,8 @@ export const merchantRoutes: ProtectedRoute[] = [
     url: (c) => `/v1/merchantStatus?merchantId=${c.merchantId}`,
   },
   { method: 'GET', pattern: '/v1/merchant', url: () => '/v1/merchant' },
+  // Open Delivery 1.7's merchant status (D35).
+  { method: 'GET', pattern: '/v1/merchant/:merchantId/status', url: (c) => `/v1/merchant/${c.merchantId}/status` },
   // Sandbox scenarios (D25: sandbox only; the security suite runs in the sandbox).
   { method: 'GET', pattern: '/v1/sandbox/scenarios', url: () => '/v1/sandbox/scenarios' },
   {

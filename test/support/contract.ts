@@ -71,9 +71,24 @@ export function installContractCheck(app: FastifyInstance): void {
     }
     // 204 and 304 carry no body on the wire (Fastify drops whatever the handler passed).
     if (status === '204' || status === '304') return payload;
-    // A response documented without a body (Type.Null schemas) serialises as `null`.
-    if (payload === 'null' && !documented.responses[status]?.content) return payload;
-    if (!contentType.includes('application/json') || typeof payload !== 'string' || payload === '') return payload;
+    // D35: the answer's Content-Type is one the contract lists for this status, and an answer
+    // documented without a body has none (no JSON `null`, no Content-Type).
+    const media = documented.responses[status]?.content;
+    const empty = payload === undefined || payload === null || payload === '';
+    if (!media) {
+      if (!empty) violations.push(`${where}: a body (${contentType || 'no Content-Type'}) where the contract has none`);
+      return payload;
+    }
+    const mediaType = contentType.split(';')[0].trim().toLowerCase();
+    if (empty) {
+      if (request.method !== 'HEAD') violations.push(`${where}: no body where the contract has one`);
+      return payload;
+    }
+    if (!Object.keys(media).includes(mediaType)) {
+      violations.push(`${where}: Content-Type "${contentType}" is not one of ${Object.keys(media).join(', ')}`);
+      return payload;
+    }
+    if (!contentType.includes('application/json') || typeof payload !== 'string') return payload;
     validators ??= build();
     const validate = validators.get(`${request.method} ${path} ${status}`);
     if (!validate) {

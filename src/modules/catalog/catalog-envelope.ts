@@ -4,6 +4,54 @@ import { isStatus, type UploadEnvelope } from './catalog-upload-plan.js';
 
 const ENTITY_TYPES = ['MERCHANT', 'ITEM', 'ITEM_OFFER'] as const;
 
+/** D34: the only top-level keys of PUT and POST /v1/merchantUpdate. */
+export const ENVELOPE_KEYS = ['entityType', 'merchantStatus', 'onlyAddProducts', 'updatedObjects'] as const;
+
+/** Edits (insert, delete, substitute, swap two neighbours) between two short keys. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The known key a misspelt one was meant to be: a case slip or at most a few edits away. */
+function nearestEnvelopeKey(key: string): string | undefined {
+  if (key.length > 64) return undefined;
+  let best: { key: string; distance: number } | undefined;
+  for (const known of ENVELOPE_KEYS) {
+    const distance = editDistance(key.toLowerCase(), known.toLowerCase());
+    if (distance <= Math.min(3, Math.floor(known.length / 3)) && (!best || distance < best.distance)) {
+      best = { key: known, distance };
+    }
+  }
+  return best?.key;
+}
+
+/**
+ * D34: the title of the 400 for the first top-level key of `body` that is not one of the four,
+ * suggesting the known key it is close to; null when every key is known (or the body is no
+ * object: validation says so). A misspelt updatedObjects was dropped in silence before: the sync
+ * reported SUCCESS and applied nothing.
+ */
+export function unknownEnvelopeKey(body: unknown, otherwise: string): string | null {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return null;
+  const unknown = Object.keys(body).find((k) => !(ENVELOPE_KEYS as readonly string[]).includes(k));
+  if (unknown === undefined) return null;
+  const shown = unknown.length > 64 ? `${unknown.slice(0, 64)}…` : unknown;
+  const near = nearestEnvelopeKey(unknown);
+  return near
+    ? `${shown} is not a field of merchantUpdate: did you mean ${near}?`
+    : `${shown} is not a field of merchantUpdate: ${otherwise}`;
+}
+
 /**
  * Spec 4.3 envelope rules, for bodies that did not come through the route's schema (a pulled
  * POS answer, D20). Returns the reason in the words the route's 400 titles use.

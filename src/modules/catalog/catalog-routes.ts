@@ -3,7 +3,7 @@ import { badRequest } from '../../lib/errors.js';
 import { errorResponses, NoContent, sendInDialect } from '../../lib/schemas.js';
 import { isOpenDelivery } from '../auth/index.js';
 import { OdMerchantStatus } from '../opendelivery/index.js';
-import { checkMerchantStatus } from './catalog-envelope.js';
+import { checkMerchantStatus, unknownEnvelopeKey } from './catalog-envelope.js';
 import { MerchantRecordSchema, MerchantStatusQuery, MerchantUpdateBody, SyncStatus } from './catalog-schemas.js';
 import type { CatalogService } from './catalog-service.js';
 import { odMerchantUpdateRoutes } from './od-merchant-update-routes.js';
@@ -27,6 +27,14 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
         summary: 'Upload the catalog; 204 = stored and queued (spec 4.3, D16)',
         body: MerchantUpdateBody,
         response: { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429) },
+      },
+      // D34: before validation, which would drop an unknown key and let the upload through.
+      preValidation: async (request) => {
+        const problem = unknownEnvelopeKey(
+          request.body,
+          'send entityType, merchantStatus, onlyAddProducts and updatedObjects',
+        );
+        if (problem) throw badRequest(problem);
       },
     },
     async (request, reply) => {

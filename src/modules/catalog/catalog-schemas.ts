@@ -8,12 +8,16 @@ import { OD_ENTITY_TYPES } from '../opendelivery/index.js';
  * the whole upload. merchantStatus is checked in the handler: required for MERCHANT, accepted and
  * ignored (whatever it holds) for ITEM and ITEM_OFFER.
  */
-export const MerchantUpdateBody = Type.Object({
-  entityType: Type.Enum(['MERCHANT', 'ITEM', 'ITEM_OFFER']),
-  merchantStatus: Type.Optional(Type.Unknown()),
-  onlyAddProducts: Type.Optional(Type.Boolean()),
-  updatedObjects: Type.Array(Type.Unknown(), { maxItems: 200_000 }),
-});
+export const MerchantUpdateBody = Type.Object(
+  {
+    entityType: Type.Enum(['MERCHANT', 'ITEM', 'ITEM_OFFER']),
+    merchantStatus: Type.Optional(Type.Unknown()),
+    onlyAddProducts: Type.Optional(Type.Boolean()),
+    updatedObjects: Type.Array(Type.Unknown(), { maxItems: 200_000 }),
+  },
+  // D34: any other top-level key is refused (the route checks it before validation).
+  { additionalProperties: false },
+);
 
 export const MerchantStatusQuery = Type.Object({ merchantId: Uuid() });
 

@@ -2,9 +2,11 @@
 // the spec's PUT /v1/merchantUpdate upload, which stays as it is. Registered by catalogRoutes in
 // its own encapsulated scope, because the empty body OD allows must pass JSON parsing here only.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
 import { errorResponses, NoContent } from '../../lib/schemas.js';
 import { OdMerchantUpdate } from '../opendelivery/index.js';
+import { unknownEnvelopeKey } from './catalog-envelope.js';
 import type { CatalogService } from './catalog-service.js';
 import { checkOdNotification } from './od-notification-plan.js';
 
@@ -13,7 +15,19 @@ export interface OdMerchantUpdateRoutesOptions {
   uploadBodyLimit: number;
 }
 
-const FIELDS = ['merchantStatus', 'entityType', 'updatedObjects'];
+/**
+ * Open Delivery's menuUpdated body, plus the spec's onlyAddProducts: D34 gives both verbs the same
+ * four top-level keys, and refuses any other (so the schema says additionalProperties false).
+ */
+const NotificationBody = Type.Object(
+  {
+    ...OdMerchantUpdate.properties,
+    onlyAddProducts: Type.Optional(
+      Type.Boolean({ description: 'Accepted, for the same four keys as the PUT upload; a notification ignores it' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateRoutesOptions> = async (
   app,
@@ -50,7 +64,7 @@ export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateR
           "objects in Open Delivery's shapes (MERCHANT, ITEM, ITEM_OFFER and CATEGORY are applied; BASIC_INFO, " +
           'SERVICE, MENU, OPTION_GROUP, OPTION and AVAILABILITY are accepted and reported as not applied). ' +
           'All three: both. Processed in arrival order with the uploads; PROCESSING until done.',
-        body: OdMerchantUpdate,
+        body: NotificationBody,
         response: { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429) },
       },
       preValidation: async (request) => {
@@ -59,16 +73,13 @@ export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateR
           request.body = {};
           return;
         }
-        // Unknown fields are dropped by validation; a body made only of them would turn into
-        // "empty" and ask for a pull nobody asked for (a misspelt `status`, say).
-        if (typeof body === 'object' && !Array.isArray(body)) {
-          const keys = Object.keys(body);
-          if (keys.length > 0 && !keys.some((k) => FIELDS.includes(k))) {
-            throw badRequest(
-              `${keys[0]} is not a field of merchantUpdate: send merchantStatus, entityType and updatedObjects, or an empty body to ask for a pull`,
-            );
-          }
-        }
+        // D34: every top-level key is one of the four. Validation would drop an unknown one, and a
+        // body made only of unknown keys would then ask for a pull nobody asked for.
+        const problem = unknownEnvelopeKey(
+          body,
+          'send merchantStatus, entityType and updatedObjects (onlyAddProducts is accepted), or an empty body to ask for a pull',
+        );
+        if (problem) throw badRequest(problem);
       },
     },
     async (request, reply) => {

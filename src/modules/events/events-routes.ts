@@ -1,11 +1,37 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
+import { badRequest } from '../../lib/errors.js';
+import { errorResponses, NoContent, sendNoBody, Uuid } from '../../lib/schemas.js';
+import type { Principal } from '../auth/index.js';
 import { ORDER_EVENT_TYPES } from './event-contract.js';
 import { EventRecordSchema } from './events-schemas.js';
 import { ACK_LIMIT, type EventsService } from './events-service.js';
 
 const FILTER_TYPES = [...ORDER_EVENT_TYPES, 'PREPARATION_REQUESTED'] as const;
+const FILTER_TYPE_SET = new Set<string>(FILTER_TYPES);
+const CLEAVER_TYPE_SET = new Set<string>(ORDER_EVENT_TYPES);
+/** More values than there are types is no filter anyone means; the bound keeps the work small. */
+const MAX_FILTER_VALUES = FILTER_TYPES.length * 4;
+
+/**
+ * D33: `eventType` repeated, comma-separated, or both, made one list before validation; an
+ * unknown type in any form is a 400 naming `eventType` (the same title whatever the form, not
+ * the index of a value after splitting).
+ */
+async function splitEventTypeFilter(request: { query: unknown; principal: Principal | null }): Promise<void> {
+  const query = request.query as { eventType?: string | string[] };
+  if (query.eventType === undefined) return;
+  const values = (Array.isArray(query.eventType) ? query.eventType : [query.eventType]).flatMap((v) =>
+    v.split(',').map((s) => s.trim()),
+  );
+  if (values.length > MAX_FILTER_VALUES) {
+    throw badRequest(`eventType must not name more than ${MAX_FILTER_VALUES} types (query)`);
+  }
+  // PREPARATION_REQUESTED is Open Delivery's (D28): a cleaver key's list is the spec's alone.
+  const known = request.principal?.profile === 'opendelivery' ? FILTER_TYPE_SET : CLEAVER_TYPE_SET;
+  if (values.some((v) => !known.has(v))) throw badRequest(`eventType must be one of ${[...known].join(', ')} (query)`);
+  query.eventType = values;
+}
 
 /** D3 polling and spec 4.13 / D4 acknowledgment, in the calling key's dialect (D27, D28). */
 export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> = async (app, { events }) => {
@@ -22,10 +48,17 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
           'event type, shared by every order (D1); for an `opendelivery` key one occurrence, a new id each time ' +
           'something happens, equal to the webhook-id of its webhook (D28). Cancellation metadata of an ' +
           'opendelivery key uses Open Delivery’s codes. PREPARATION_REQUESTED may be named by an opendelivery ' +
-          'key only (the platform never raises it).',
+          'key only (the platform never raises it). The `eventType` filter may be repeated or comma-separated (D33).',
         security: [{ bearer: [] }],
         querystring: Type.Object({
-          eventType: Type.Optional(Type.Array(Type.Enum(FILTER_TYPES), { maxItems: FILTER_TYPES.length * 4 })),
+          eventType: Type.Optional(
+            Type.Array(Type.Enum(FILTER_TYPES), {
+              maxItems: MAX_FILTER_VALUES,
+              description:
+                'Only events of these types: repeat the parameter (`eventType=CREATED&eventType=CONFIRMED`), ' +
+                'separate them with commas (`eventType=CREATED,CONFIRMED`), or both.',
+            }),
+          ),
         }),
         headers: Type.Object({ 'x-polling-merchants': Type.Optional(Type.String({ maxLength: 4000 })) }),
         response: {
@@ -37,6 +70,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
           ...errorResponses(400, 401, 403, 429),
         },
       },
+      preValidation: splitEventTypeFilter,
     },
     async (request, reply) => {
       const records = await events.poll(request.principal, {
@@ -67,7 +101,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
     },
     async (request, reply) => {
       await events.acknowledge(request.principal, request.body);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 };

@@ -16,6 +16,8 @@ export const POLL_LIMIT = 1000;
 export const ACK_LIMIT = 100;
 
 export const orderNotFound = () => notFound('Order not found');
+/** D32: an acknowledgment element whose eventType is not the type its id names (spec 4.13's `{title: <field>}`). */
+const wrongEventType = () => new AppError(400, 'eventType');
 
 /** The types a cleaver key may filter polling by, as the validation error names them. */
 const CLEAVER_FILTER_TYPES = [...EVENT_TYPE_BY_ID.values()].join(', ');
@@ -148,8 +150,10 @@ export function createEventsService(deps: {
           const owner = await repo.merchantOfOrder(db, element.orderId);
           if (!owner) throw new AppError(400, 'orderId');
           if (owner !== principal.merchantId) throw orderNotFound();
-          // Rule 4: an id that does not match eventType is accepted and acknowledges nothing.
-          if (type !== element.eventType) continue;
+          // D32: the id names another type than the one sent. Accepting it acknowledged nothing,
+          // so the event came back on every poll (a POS that maps unknown types to CREATED
+          // looped on it forever); the earlier elements stay acknowledged (rule 2).
+          if (type !== element.eventType) throw wrongEventType();
           await repo.acknowledgeReceipt(db, {
             keyId: principal.keyId,
             orderId: element.orderId,
@@ -164,9 +168,11 @@ export function createEventsService(deps: {
         if (!occurrence || occurrence.merchant_id !== principal.merchantId) throw new AppError(400, 'id');
         if (!owner) throw new AppError(400, 'orderId');
         if (owner !== principal.merchantId) throw orderNotFound();
-        // Rule 4 again: an occurrence of another order or type acknowledges nothing; an earlier
-        // occurrence of a re-opened event neither (its newer occurrence is still unseen).
-        if (occurrence.order_id !== element.orderId || occurrence.event_type !== element.eventType) continue;
+        // Rule 4: an occurrence of another order acknowledges nothing; an earlier occurrence of a
+        // re-opened event neither (its newer occurrence is still unseen).
+        if (occurrence.order_id !== element.orderId) continue;
+        // D32: an occurrence of this order whose type is not the one sent.
+        if (occurrence.event_type !== element.eventType) throw wrongEventType();
         await repo.acknowledgeOccurrence(db, {
           keyId: principal.keyId,
           orderId: element.orderId,

@@ -25,9 +25,11 @@ export interface OnboardingInput {
 
 /**
  * Spec 4.2: a base address only (no path, no query, no trailing slash); the platform appends
- * `/v1/orderUpdate`. D12: production accepts https only.
+ * `/v1/orderUpdate`. D12: production accepts https only. D35: for an opendelivery key the
+ * address may end in a path prefix of the POS's own (`/v1/newEvent` is appended to it), still
+ * without query, fragment or trailing slash.
  */
-export function checkWebhookBaseUrl(raw: string, env: Config['env']): void {
+export function checkWebhookBaseUrl(raw: string, env: Config['env'], options: { pathPrefix?: boolean } = {}): void {
   let url: URL;
   try {
     url = new URL(raw);
@@ -43,7 +45,13 @@ export function checkWebhookBaseUrl(raw: string, env: Config['env']): void {
     throw badRequest('ordersWebhookURL must be a base URL without query or fragment');
   }
   if (raw.endsWith('/')) throw badRequest('ordersWebhookURL must not end with a slash');
-  if (url.pathname !== '/') throw badRequest('ordersWebhookURL must be a base URL without a path');
+  if (url.pathname === '/') return;
+  if (!options.pathPrefix) throw badRequest('ordersWebhookURL must be a base URL without a path');
+  // The path is appended to as written: no empty or dot segments that a server would read otherwise.
+  const pathStart = raw.indexOf('/', raw.indexOf('//') + 2);
+  if (pathStart < 0 || raw.includes('\\') || /\/\/|\/\.\.?(\/|$)|%2e|%2f/i.test(raw.slice(pathStart))) {
+    throw badRequest('ordersWebhookURL must have a plain path prefix (no empty, dot or encoded-slash segments)');
+  }
 }
 
 function checkHttpUrl(field: string, raw: string, env: Config['env']): void {
@@ -210,7 +218,7 @@ export function createMerchantsService(deps: {
           throw badRequest('merchantId must be the merchant of the access token');
         }
       }
-      checkWebhookBaseUrl(input.ordersWebhookURL, deps.env);
+      checkWebhookBaseUrl(input.ordersWebhookURL, deps.env, { pathPrefix: principal.profile === 'opendelivery' });
       if (input.getMerchantURL) {
         checkHttpUrl('getMerchantURL.baseURL', input.getMerchantURL.baseURL, deps.env);
         if (!input.getMerchantURL.apiKey.trim()) throw badRequest('getMerchantURL.apiKey must not be empty');

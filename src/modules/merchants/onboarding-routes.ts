@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, Uuid } from '../../lib/schemas.js';
 import { isOpenDelivery } from '../auth/index.js';
-import { OdMerchantApiInfo } from '../opendelivery/index.js';
-import type { MerchantsService } from './merchants-service.js';
+import { OdMerchantApiInfo, OdMerchantAvailability } from '../opendelivery/index.js';
+import { type MerchantsService, merchantNotFound } from './merchants-service.js';
 
 export const IntegrationConfigSchema = Type.Object({
   getMerchantURL: Type.Union([Type.Object({ baseURL: Type.String(), apiKey: Type.String() }), Type.Null()]),
@@ -52,6 +52,32 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ merchants: MerchantsS
         ...(config.getMerchantURL ? { getMerchantURL: config.getMerchantURL } : {}),
         ...(config.ordersWebhookURL ? { ordersWebhookURL: config.ordersWebhookURL } : {}),
       });
+    },
+  );
+
+  app.get(
+    '/merchant/:merchantId/status',
+    {
+      config: { rateLimit: 'read' },
+      schema: {
+        tags: ['merchant'],
+        summary: 'Whether the merchant receives orders, at Open Delivery 1.7’s path (D35)',
+        description:
+          'Open Delivery 1.7’s merchant status: AVAILABLE or UNAVAILABLE (the order-receiving switch), the services ' +
+          '(empty: service hours are kept by the platform) and orderingAppMerchantId. Only the token’s own merchant: ' +
+          'any other id is 404 Merchant not found (D21). The same answer for both profiles.',
+        security: [{ bearer: [] }],
+        params: Type.Object({ merchantId: Type.String({ minLength: 1, maxLength: 200 }) }),
+        response: { 200: OdMerchantAvailability, ...errorResponses(400, 401, 404, 429) },
+      },
+    },
+    async (request) => {
+      // D21: another merchant's id (or one that is no merchant) is answered as unknown.
+      if (request.params.merchantId.toLowerCase() !== request.principal.merchantId.toLowerCase()) {
+        throw merchantNotFound();
+      }
+      const merchant = await merchants.requireMerchant(request.principal.merchantId);
+      return { status: merchant.status, services: [], orderingAppMerchantId: merchant.id };
     },
   );
 };

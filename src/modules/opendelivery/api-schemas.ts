@@ -45,6 +45,27 @@ export const OdMerchantStatus = Type.Object({
   moreInfo: Type.Optional(Type.String()),
 });
 
+/**
+ * `GET /v1/merchant/{id}/status` of Open Delivery 1.7 (D35): whether the merchant receives orders,
+ * its services with their hours, and its id on the ordering application's side.
+ */
+export const OdMerchantAvailability = Type.Object({
+  status: Type.Enum(['AVAILABLE', 'UNAVAILABLE'], { description: 'Whether the merchant receives orders' }),
+  services: Type.Array(
+    Type.Object({
+      id: Type.Optional(Type.String({ description: 'The service’s id' })),
+      serviceType: Type.Optional(Type.String({ description: 'DELIVERY, TAKEOUT, INDOOR…' })),
+      serviceHours: Type.Optional(
+        Type.Array(Type.Object({}, { additionalProperties: true }), {
+          description: 'Week hours and holiday hours, in Open Delivery’s shape',
+        }),
+      ),
+    }),
+    { description: 'The merchant’s services and their hours; empty: the platform keeps them, not this service' },
+  ),
+  orderingAppMerchantId: Type.String({ description: 'The merchant’s id on the platform' }),
+});
+
 /** `PUT /v1/merchantOnboarding` body and its 201 answer (MerchantAPIInfo). */
 export const OdMerchantApiInfo = Type.Object({
   getMerchantURL: Type.Optional(

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { encodeTimeCursor, page } from '../../lib/cursor.js';
 import { setNextLink } from '../../lib/pagination.js';
-import { DateTime, emptyBodyAsObject, errorResponses, Uuid } from '../../lib/schemas.js';
+import { DateTime, emptyBodyAsObject, errorResponses, sendNoBody, Uuid } from '../../lib/schemas.js';
 import { EventMetadata, type EventsService } from '../events/index.js';
 import { LogisticsUpdateView } from '../logistics/index.js';
 import type { MerchantsService } from '../merchants/index.js';
@@ -213,7 +213,7 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
     },
     async (request, reply) => {
       await orders.customerCancellation(request.params.orderId, request.body);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 
@@ -233,7 +233,7 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
     },
     async (request, reply) => {
       await orders.cancellationDecision(request.params.orderId, request.body);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 
@@ -255,7 +255,7 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
     },
     async (request, reply) => {
       await orders.platformEvent(request.params.orderId, request.body);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 };

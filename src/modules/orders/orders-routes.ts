@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { ErrorRef, emptyBodyAsObject, errorResponses, NoContent, sendInDialect, Uuid } from '../../lib/schemas.js';
+import {
+  ErrorRef,
+  emptyBodyAsObject,
+  errorResponses,
+  NoContent,
+  sendInDialect,
+  sendNoBody,
+  Uuid,
+} from '../../lib/schemas.js';
 import { isOpenDelivery } from '../auth/index.js';
 import { OdCancellationError, OdOrder } from '../opendelivery/index.js';
 import { toOpenDeliveryOrderView } from './od-order-view.js';
@@ -73,7 +81,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
     async (request, reply) => {
       await orders.confirm(request.principal, request.params.orderId, request.body);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 
@@ -95,7 +103,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
     async (request, reply) => {
       await orders.requestCancellation(request.principal, request.params.orderId, request.body);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 
@@ -146,7 +154,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
     async (request, reply) => {
       await orders.readyForPickup(request.principal, request.params.orderId);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 
@@ -164,7 +172,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
     async (request, reply) => {
       await orders.dispatch(request.principal, request.params.orderId, request.body.deliveryTrackingInfo);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 
@@ -180,7 +188,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
     async (request, reply) => {
       await orders.delivered(request.principal, request.params.orderId);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 
@@ -196,7 +204,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
     async (request, reply) => {
       await orders.preparing(request.principal, request.params.orderId);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 
@@ -212,7 +220,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
     async (request, reply) => {
       await orders.pickedUp(request.principal, request.params.orderId);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 
@@ -229,7 +237,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
     async (request, reply) => {
       await orders.updateDetails(request.principal, request.params.orderId, request.body);
-      return reply.code(200).send(null);
+      return sendNoBody(reply, 200);
     },
   );
 
@@ -266,7 +274,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
     async (request, reply) => {
       await orders.track(request.principal, request.params.orderId, request.body);
-      return reply.code(202).send(null);
+      return sendNoBody(reply, 202);
     },
   );
 };

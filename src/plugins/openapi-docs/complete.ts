@@ -6,6 +6,7 @@
 import { FIELD_DOCS } from './fields.js';
 import { MERCHANT_UPDATE_BODY } from './merchant-update.js';
 import { OPERATION_DOCS } from './operations.js';
+import { applyRequestRules } from './request-rules.js';
 import { EVENT_CATALOG_EXTENSION, openApiWebhooks } from './webhooks.js';
 
 type Json = Record<string, unknown>;
@@ -318,6 +319,7 @@ function completeOperation(op: Json): void {
     const content = body.content as Record<string, Json>;
     content['application/json'] = MERCHANT_UPDATE_BODY;
   }
+  applyRequestRules(op);
   for (const parameter of (op.parameters as Json[] | undefined) ?? []) {
     parameter.description ??= PARAMETER_DOCS[parameter.name as string];
     if (typeof parameter.description === 'string') {

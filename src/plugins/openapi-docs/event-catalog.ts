@@ -1,6 +1,6 @@
-// The event catalog (docs/events.md says the same at length): for each event type, when it is
-// raised and what the POS is expected to do. Served in /openapi.json (`x-event-catalog` and the
-// webhook descriptions) and as text at /docs/events.
+// The event catalog (docs/events.md says the same at length, served as HTML at /docs/events): for
+// each event type, when it is raised and what the POS is expected to do. Served in /openapi.json
+// (`x-event-catalog` and the webhook descriptions).
 
 export interface EventDoc {
   when: string;
@@ -81,19 +81,4 @@ export function exampleRecord(eventType: string): Record<string, unknown> {
     sourceAppId: '0b5e7a52-3c1d-4e8f-9a6b-2d4c6e8f0a1b',
     ...(doc?.metadata ? { metadata: doc.metadata } : {}),
   };
-}
-
-/** The catalog as Markdown (GET /docs/events). */
-export function eventCatalogMarkdown(): string {
-  const lines = [
-    '# Event catalog',
-    '',
-    'Each event reaches the POS by polling (GET /v1/events:polling, then acknowledge) and by webhook. De-duplicate on eventId / webhook-id.',
-    '',
-  ];
-  for (const [type, doc] of Object.entries(EVENT_DOCS)) {
-    lines.push(`## ${type}`, '', `**When:** ${doc.when}`, '', `**Do:** ${doc.todo}`, '', '```json');
-    lines.push(JSON.stringify(exampleRecord(type), null, 2), '```', '');
-  }
-  return lines.join('\n');
 }

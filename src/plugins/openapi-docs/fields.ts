@@ -37,7 +37,7 @@ export const FIELD_DOCS: Record<string, string> = {
   token_type_hint: 'Optional RFC 7009 hint: `access_token`.',
   // ---- onboarding (spec 2.2, 4.2)
   ordersWebhookURL:
-    'Base URL of the POS’s webhook receiver; webhooks are POSTed to it with /v1/orderUpdate appended (/v1/newEvent for an opendelivery key). https only in production. Null when never registered.',
+    'Base URL of the POS’s webhook receiver; webhooks are POSTed to it with /v1/orderUpdate appended (/v1/newEvent for an opendelivery key). No query, fragment or trailing slash; a path prefix only for an opendelivery key (https://pos.example.com/od → https://pos.example.com/od/v1/newEvent). https only in production. Null when never registered.',
   getMerchantURL: 'The POS endpoint the platform reads the catalog from (catalog pull), or null.',
   baseURL: 'Base URL of the POS catalog endpoint; the platform calls GET {baseURL}/v1/merchant.',
   apiKey: 'The key sent as X-API-KEY on catalog pulls; write-only, never shown back.',

@@ -11,6 +11,8 @@ const status = (description: string): Json => ({ type: 'string', enum: ['AVAILAB
 const envelope = (entityType: string, objects: Json, description: string, extra: Json = {}): Json => ({
   type: 'object',
   description,
+  // D34: the four keys and no other; an unknown one is a 400 naming it.
+  additionalProperties: false,
   required: ['entityType', 'updatedObjects', ...(entityType === 'MERCHANT' ? ['merchantStatus'] : [])],
   properties: {
     entityType: { type: 'string', const: entityType, description: `${entityType}: ${description}` },
@@ -137,6 +139,10 @@ const onlyAddProducts: Json = {
   },
 };
 
+const ignoredOnlyAddProducts: Json = {
+  onlyAddProducts: { type: 'boolean', description: 'Accepted and ignored for this entityType (nothing is removed).' },
+};
+
 const merchantExample = {
   entityType: 'MERCHANT',
   merchantStatus: 'AVAILABLE',
@@ -164,11 +170,13 @@ export const MERCHANT_UPDATE_BODY: Json = {
         'ITEM',
         { type: 'array', items: ITEM, description: 'Existing products, flat.' },
         'existing products as a flat list',
+        ignoredOnlyAddProducts,
       ),
       envelope(
         'ITEM_OFFER',
         { type: 'array', items: ITEM_OFFER, description: 'Prices and availability, flat.' },
         'price and availability of existing products',
+        ignoredOnlyAddProducts,
       ),
     ],
   },

@@ -109,7 +109,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     summary: 'Pending events of the calling integration key, oldest first; 204 when none',
     description:
       'Every event not yet acknowledged by this integration key, oldest first, at most 1000 (spec 6). An event comes ' +
-      'back in every poll until it is acknowledged, so handling must be idempotent. `eventType` filters by type. For a ' +
+      'back in every poll until it is acknowledged, so handling must be idempotent. `eventType` filters by type: ' +
+      'repeat it, separate the types with commas, or both. For a ' +
       '`cleaver` key `eventId` names the event type (shared by every order); for an `opendelivery` key one ' +
       'occurrence, equal to the webhook-id of its webhook. The event catalog says what each type ' +
       'asks of the POS. Errors: 400 for an unknown eventType; 403 when x-polling-merchants names another merchant than the token’s.',
@@ -121,7 +122,10 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'most 100 per request; repeating an acknowledgment is harmless; a batch that fails midway keeps the ' +
       'acknowledgments before the failure. `id` is the eventId as polled, in either form whatever the key’s profile: ' +
       'the type’s id acknowledges the event’s current occurrence, an occurrence id only that occurrence. Acknowledging ' +
-      'never affects another key. Errors: 400 for a malformed list; 404 when an order is not the merchant’s.',
+      'never affects another key. Each element’s eventType must be the type its id names: otherwise 400 ' +
+      '`{title: "eventType"}`, with the elements before it acknowledged (D32). Errors: 400 for a malformed list ' +
+      '(`{title: "orderId"}` for an unknown order, `{title: "id"}` for an unknown id); 404 when an order is not the ' +
+      'merchant’s.',
   },
   putV1MerchantUpdate: {
     summary: 'Upload the catalog; 204 = stored and queued (spec 4.3)',
@@ -131,7 +135,16 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'existing products, flat). 204 only means stored and queued: processing is asynchronous; follow GET ' +
       '/v1/merchantStatus until SUCCESS or FAIL and do not upload again meanwhile. A FAIL can be a partial success; ' +
       'moreInfo lists what was dropped. Errors: 400 for a bad envelope (missing entityType or updatedObjects, ' +
-      'merchantStatus missing for MERCHANT); 413 when the body is too large.',
+      'merchantStatus missing for MERCHANT, or a top-level key other than entityType, merchantStatus, ' +
+      'onlyAddProducts and updatedObjects, D34); 413 when the body is too large.',
+  },
+  getV1MerchantByMerchantIdStatus: {
+    summary: 'Whether the merchant receives orders (Open Delivery 1.7’s merchant status)',
+    description:
+      'Open Delivery 1.7’s `GET /v1/merchant/{id}/status`, for both profiles: `status` is AVAILABLE or UNAVAILABLE ' +
+      '(the order-receiving switch), `services` is empty (service hours are kept by the platform) and ' +
+      '`orderingAppMerchantId` is the merchant’s id here. Only the token’s own merchant: any other id is 404 ' +
+      '`Merchant not found`.',
   },
   getV1Merchant: {
     description:

@@ -98,7 +98,9 @@ function webhookOperation(path: string, dialect: string): Json {
         `(${dialect}). The body is the record polling returns, fixed when the event happened: every retry sends the same ` +
         'bytes under the same webhook-id. Delivery is at least once and in order per order (a later event of an order ' +
         'waits until the earlier one is delivered or failed). Verify the signature on the raw body before parsing, answer ' +
-        '2xx quickly, and process asynchronously; de-duplicate on webhook-id. What each event type asks of the POS: ' +
+        '2xx quickly, and process asynchronously; de-duplicate on webhook-id, or across webhooks and polling on ' +
+        'orderId, eventType and createdAt together (never on eventId alone: for a cleaver key it names the type). ' +
+        'What each event type asks of the POS: ' +
         'x-event-catalog, and /docs/events.',
       security: [],
       parameters: HEADERS,
