@@ -39,6 +39,7 @@ const postgresOnly = [
   'test/proof/outage.test.ts',
   'test/proof/worker-outage.test.ts',
   'test/proof/catalog-crash.test.ts',
+  'test/proof/rate-limit-cold-start.test.ts',
 ];
 // Files that prove nothing about the database kind run once, on the embedded database: pure logic,
 // the client library, the CLI and the binary, browsers, documents and the OpenAPI contract, the
@@ -71,6 +72,8 @@ const onceOnly = [
   // The contract and the HTTP surface: documents, headers, parsing, configuration.
   'test/foundation/config.test.ts',
   'test/foundation/contract.test.ts',
+  'test/foundation/contract-examples.test.ts',
+  'test/foundation/content-types.test.ts',
   'test/foundation/http-surface.test.ts',
   'test/foundation/openapi-lint.test.ts',
   'test/foundation/openapi-reference.test.ts',
@@ -79,6 +82,8 @@ const onceOnly = [
   'test/foundation/service-env.test.ts',
   'test/operators-access/config.test.ts',
   'test/opendelivery/od-openapi-distances.test.ts',
+  // Request shapes of real clients against the HTTP layer (parsing, filters, 405, Content-Type).
+  'test/opendelivery/od-real-clients.test.ts',
   'test/security/request-parsing.test.ts',
   'test/security/logistics-flood.test.ts',
   // Signatures are checked before anything is read (spec 5.2); the order is only looked at.
