@@ -3,6 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
+import { productHref } from './butchery-pages.js';
 import { lastDays, stackedBars } from './charts.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { badge, type Html, html, money, path, query, time } from './html.js';
@@ -108,7 +109,7 @@ export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
   <tbody>${products.items.map(
     (
       p,
-    ) => html`<tr><td>${p.name}${p.description ? html`<br><span class="muted small">${p.description}</span>` : ''}</td>
+    ) => html`<tr><td><a href="${productHref(m.id, p.id)}">${p.name}</a>${p.description ? html`<br><span class="muted small">${p.description}</span>` : ''}</td>
     <td class="num">${money(p.price)}</td><td>${p.unit}</td><td>${statusBadge(p.status)}</td>
     <td>${origin(p.pdv_external_id)}</td><td><code>${p.external_code}</code></td></tr>`,
   )}</tbody></table></div>`

@@ -16,6 +16,7 @@ import { toErrorResponse } from '../plugins/error-handler.js';
 import type { Services } from '../services.js';
 import { accountPages } from './account-pages.js';
 import { auditPages } from './audit-pages.js';
+import { butcheryPages } from './butchery-pages.js';
 import { catalogPages } from './catalog-pages.js';
 import { confirmStep } from './confirm-step.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
@@ -244,6 +245,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
 
   await app.register(merchantsPages, { kit });
   await app.register(catalogPages, { kit });
+  await app.register(butcheryPages, { kit });
   await app.register(ordersPages, { kit });
   await app.register(webhooksPages, { kit });
   if (config.env === 'sandbox') await app.register(sandboxPages, { kit });

@@ -6,6 +6,7 @@ import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
 import { badRequest, notFound } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
 import { ORDER_STATUSES } from '../modules/orders/index.js';
+import { adjustmentRow, optionLines, quantityCell, weighingTimelineEntries } from './butchery-pages.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { badge, type Html, html, money, path, query, shortId, time } from './html.js';
 import { csrfField, page } from './layout.js';
@@ -125,12 +126,14 @@ ${merchantId ? html`<p>Orders of <a href="${path`/console/merchants/${merchantId
       });
     }
     items.push(...(await extraTimelineEntries(kit, order)));
+    items.push(...(await weighingTimelineEntries(kit, order, keyName)));
     items.sort((a, b) => a.at.localeCompare(b.at));
     const kindLabel: Record<string, string> = {
       event: 'Event',
       tracking: 'POS',
       logistics: 'Logistics',
       webhook: 'Webhook',
+      weighing: 'POS',
     };
     return html`<p class="now">Status ${orderStatusBadge(order.status)} · last event <strong>${order.last_event}</strong></p>
 <ol class="timeline">${items.map(
@@ -232,8 +235,8 @@ ${merchantId ? html`<p>Orders of <a href="${path`/console/merchants/${merchantId
       (
         i,
       ) => html`<tr><td>${i.name}${i.specialInstructions ? html`<br><span class="muted small">${i.specialInstructions}</span>` : ''}
-        ${i.options.map((o) => html`<br><span class="small">+ ${o.quantity} × ${o.name}</span>`)}</td>
-      <td class="num">${i.quantity} ${i.unit}</td><td class="num">${money(i.unitPrice.value)}</td>
+        ${optionLines(i)}</td>
+      <td class="num">${quantityCell(i)}</td><td class="num">${money(i.unitPrice.value)}</td>
       <td class="num">${money(i.totalPrice.value)}</td></tr>`,
     )}</tbody>
     <tfoot>
@@ -241,6 +244,7 @@ ${merchantId ? html`<p>Orders of <a href="${path`/console/merchants/${merchantId
       <tr><th scope="row" colspan="3">Other fees</th><td class="num">${money(doc.total.otherFees.value)}</td></tr>
       <tr><th scope="row" colspan="3">Discount</th><td class="num">${money(doc.total.discount.value)}</td></tr>
       <tr class="grand"><th scope="row" colspan="3">Order amount</th><td class="num">${money(doc.total.orderAmount.value)}</td></tr>
+      ${adjustmentRow(doc, 3)}
     </tfoot>
   </table></div>
 </section>

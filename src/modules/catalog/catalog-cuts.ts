@@ -81,7 +81,6 @@ export function createCutOperations(deps: { db: Db; touch: (merchantId: string) 
       if (!(await repo.deleteCut(db, productId, cutId))) throw notFound('Cut not found');
       await touch(merchantId);
     },
-
   };
 }
 

@@ -178,10 +178,10 @@ export async function listRecordCuts(db: Queryable, merchantId: string): Promise
 
 /** One product of this merchant (operator routes: 404 for another merchant's). */
 export async function findProduct(db: Queryable, merchantId: string, id: string): Promise<ProductRow | undefined> {
-  const { rows } = await db.query<ProductRow>(`SELECT ${PRODUCT_COLUMNS} FROM products WHERE merchant_id = $1 AND id = $2`, [
-    merchantId,
-    id,
-  ]);
+  const { rows } = await db.query<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products WHERE merchant_id = $1 AND id = $2`,
+    [merchantId, id],
+  );
   return rows[0];
 }
 

@@ -1,13 +1,13 @@
 // What other modules may use of orders (architecture.md#module-boundaries: never its tables directly).
 
 export { ORDER_STATUSES, type OrderStatus } from './order-state.js';
+export { toOperatorOrderView, toOrderView } from './order-view.js';
 export {
   DEFAULT_WEIGHING_TOLERANCE_PERCENT,
   type OrderWeighed,
   WEIGHT_DECIMALS,
   type WeighingListener,
 } from './order-weighing.js';
-export { toOperatorOrderView, toOrderView } from './order-view.js';
 export type { OrderRow } from './orders-repository.js';
 export { ordersRoutes } from './orders-routes.js';
 export {

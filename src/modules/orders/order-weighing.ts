@@ -113,7 +113,8 @@ function checkLines(items: StoredOrderItem[], input: WeighingLineInput[], tolera
     if (!Number.isFinite(line.quantity)) throw badRequest(`${field} must be a number`);
     const q = dec(line.quantity);
     if (q.lessThanOrEqualTo(0)) throw badRequest(`${field} must be greater than 0`);
-    if (q.decimalPlaces() > WEIGHT_DECIMALS) throw badRequest(`${field} has more than ${WEIGHT_DECIMALS} decimal places`);
+    if (q.decimalPlaces() > WEIGHT_DECIMALS)
+      throw badRequest(`${field} has more than ${WEIGHT_DECIMALS} decimal places`);
     const ordered = dec(item.orderedQuantity ?? item.quantity);
     const range = toleranceRange(ordered, tolerancePercent);
     if (q.lessThan(range.lower) || q.greaterThan(range.upper)) {

@@ -26,7 +26,6 @@ import {
   withNumericDistances,
 } from './order-changes.js';
 import { buildOrder, type CreateOrderInput } from './order-intake.js';
-import { type WeighingLineInput, type WeighingListener, weighOrder } from './order-weighing.js';
 import {
   ACTION_EVENT,
   canRequestCancellation,
@@ -35,6 +34,7 @@ import {
   nextStatus,
   type OrderStatus,
 } from './order-state.js';
+import { type WeighingLineInput, type WeighingListener, weighOrder } from './order-weighing.js';
 import type { OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
 import { CANCELLATION_CODES, type WeighingView } from './orders-schemas.js';
