@@ -160,7 +160,9 @@ function settle(payments: OrderDocument['payments'], orderAmount: Decimal, hadAd
     }
   }
   const adjustment = orderAmount.minus(prepaid).minus(target);
-  const showAdjustment = prepaid.greaterThan(0) || hadAdjustment || !adjustment.isZero();
+  // Shown on every order with a PREPAID part (0 when there is nothing to settle), never on one
+  // paid entirely on delivery (whose PENDING payment always takes the whole difference).
+  const showAdjustment = methods.some((m) => m.type === 'PREPAID') || hadAdjustment || !adjustment.isZero();
   return {
     payments: { prepaid: payments.prepaid, pending: target.toNumber(), methods },
     weighingAdjustment: showAdjustment ? price(adjustment) : null,
