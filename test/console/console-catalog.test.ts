@@ -32,7 +32,7 @@ describe('catalog', () => {
       /<a href="[^"]+categoryId=[0-9a-f-]{36}">Bovinos<\/a> <span class="badge badge-ok">AVAILABLE<\/span> <span class="badge badge-info">POS<\/span> <code>C1<\/code> · \d+ products/,
     );
     expect(page.body).toMatch(
-      /Picanha<br><span class="muted small">Peça inteira<\/span><\/td>\s*<td class="num">R\$ 89,90<\/td><td>KG<\/td>/,
+      /Picanha<\/a><br><span class="muted small">Peça inteira<\/span><\/td>\s*<td class="num">R\$ 89,90<\/td><td>KG<\/td>/,
     );
     expect(page.body).toContain('<span class="badge badge-bad">FAIL</span> <strong>Upload</strong>');
     expect(page.body).toContain('itemOffer &quot;O9&quot; (itemOffers[3]): itemId &quot;NOPE&quot; matches no item');
@@ -62,7 +62,7 @@ describe('catalog', () => {
     const page = await s.get(added.headers.location as string);
     expect(page.body).toContain('Done: product Coxa de frango added.');
     expect(page.body).toMatch(
-      /Coxa de frango<\/td>\s*<td class="num">R\$ 19,90<\/td><td>KG<\/td><td><span class="badge badge-ok">AVAILABLE<\/span><\/td>\s*<td><span class="badge badge-muted">hand-made<\/span>/,
+      /Coxa de frango<\/a><\/td>\s*<td class="num">R\$ 19,90<\/td><td>KG<\/td><td><span class="badge badge-ok">AVAILABLE<\/span><\/td>\s*<td><span class="badge badge-muted">hand-made<\/span>/,
     );
     const bad = await s.post(`/console/merchants/${me.merchantId}/catalog/products`, {
       name: 'X',
