@@ -1,4 +1,4 @@
-// D37 (operator-api.md "Third round"): a product's cuts and spices, and the product with them.
+// D37 (operator-api.md#third-round-the-platform-feed-cuts-weighing): a product's cuts and spices, and the product with them.
 // Registered by operator-catalog-routes.ts, inside the operator scope and its role rules.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
@@ -28,7 +28,8 @@ const CutBody = Type.Object({
   ),
 });
 
-const ProductParams = Type.Object({ merchantId: Uuid(), productId: Uuid() });
+const ProductId = () => Uuid({ description: 'The product: its internal id, as GET /v1/merchant lists it' });
+const ProductParams = Type.Object({ merchantId: Uuid(), productId: ProductId() });
 
 const ProductDetail = Type.Object({
   id: Uuid(),
@@ -118,7 +119,7 @@ const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: 
       schema: {
         tags,
         summary: 'Remove a cut from a product (D37); orders placed with it keep showing it',
-        params: Type.Object({ merchantId: Uuid(), productId: Uuid(), cutId: Id('The cut to remove') }),
+        params: Type.Object({ merchantId: Uuid(), productId: ProductId(), cutId: Id('The cut to remove') }),
         response: { 204: NoContent, ...errorResponses(400, 401, 404) },
       },
     },
