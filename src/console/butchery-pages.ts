@@ -20,7 +20,7 @@ const productIdOf = (request: FastifyRequest): string => {
 
 /** The link from a catalog row to its product page. */
 export const productHref = (merchantId: string, productId: string) =>
-  path`/console/merchants/${merchantId}/catalog/products/${productId}`;
+  path`/console/merchants/${merchantId}/products/${productId}`;
 
 /** D38: "0.94 KG (ordered 1 KG)" once the line is weighed, else the quantity ordered. */
 export function quantityCell(item: OrderItem): Html {
@@ -70,14 +70,14 @@ export async function weighingTimelineEntries(
 export const butcheryPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { merchants, catalog } = kit.services;
 
-  app.get('/merchants/:merchantId/catalog/products/:productId', async (request, reply) => {
+  app.get('/merchants/:merchantId/products/:productId', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
     const product = await catalog.requireProduct(m.id, productIdOf(request));
     const cuts = await catalog.listCuts(m.id, product.id);
     const ctx = kit.ctx(request);
     const csrf = csrfField(ctx.csrfToken);
     const here = productHref(m.id, product.id);
-    const canEdit = ctx.can('POST /console/merchants/:merchantId/catalog/products/:productId/cuts');
+    const canEdit = ctx.can('POST /console/merchants/:merchantId/products/:productId/cuts');
     const cutList = cuts.length
       ? html`<div class="table-wrap"><table>
   <caption class="visually-hidden">Cuts of ${product.name}</caption>
@@ -88,7 +88,8 @@ export const butcheryPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
     ) => html`<tr><td>${c.name}</td><td>${c.spice ? html`${c.spice.name} <code class="small">${c.spice.id}</code>` : '—'}</td>
     <td><code>${c.id}</code></td>${
       canEdit
-        ? html`<td><form method="post" action="${here}/cuts/${encodeURIComponent(c.id)}/delete" class="inline-form" data-confirm="Remove the cut ${c.name}?">${csrf}
+        ? html`<td><form method="post" action="${here}/cuts/remove" class="inline-form" data-confirm="Remove the cut ${c.name}?">${csrf}
+      <input type="hidden" name="cutId" value="${c.id}">
       <button type="submit" class="danger">Remove</button></form></td>`
         : ''
     }</tr>`,
@@ -139,7 +140,7 @@ export const butcheryPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
     return value || undefined;
   };
 
-  app.post('/merchants/:merchantId/catalog/products/:productId/cuts', async (request, reply) => {
+  app.post('/merchants/:merchantId/products/:productId/cuts', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
     const productId = productIdOf(request);
     const form = formOf(request);
@@ -155,10 +156,12 @@ export const butcheryPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
     return reply.redirect(back(m.id, productId, `cut ${cut.name} added`), 303);
   });
 
-  app.post('/merchants/:merchantId/catalog/products/:productId/cuts/:cutId/delete', async (request, reply) => {
+  // The cut's id travels in the form (ids are the operator's text, not always URL-friendly).
+  app.post('/merchants/:merchantId/products/:productId/cuts/remove', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
     const productId = productIdOf(request);
-    const { cutId } = request.params as { cutId: string };
+    const cutId = field(formOf(request), 'cutId', 100);
+    if (!cutId) throw badRequest('cutId is required');
     await catalog.removeCut(m.id, productId, cutId);
     return reply.redirect(back(m.id, productId, 'cut removed'), 303);
   });

@@ -23,7 +23,7 @@ describe('the product page (D37)', () => {
     const me = await createMerchant(t.app, 'Açougue Console');
     const picanha = await createProduct(t.app, me.merchantId, { name: 'Picanha', price: 89.9, unit: 'KG' });
     const s = await login(t.app);
-    const href = `/console/merchants/${me.merchantId}/catalog/products/${picanha.id}`;
+    const href = `/console/merchants/${me.merchantId}/products/${picanha.id}`;
 
     const catalog = await s.get(`/console/merchants/${me.merchantId}/catalog`);
     expect(catalog.body).toContain(`<a href="${href}">Picanha</a>`);
@@ -56,15 +56,14 @@ describe('the product page (D37)', () => {
     const read = await viewer.get(href);
     expect(read.body).toContain('<td>Bife</td>');
     expect(read.body).not.toContain('Add cut');
-    expect(read.body).not.toContain('/delete');
+    expect(read.body).not.toContain('/cuts/remove');
     expect((await viewer.post(`${href}/cuts`, { name: 'Cubos' })).statusCode).toBe(403);
 
-    const removed = await s.post(`${href}/cuts/bife/delete`, {});
+    const removed = await s.post(`${href}/cuts/remove`, { cutId: 'bife' });
     expect(removed.statusCode).toBe(303);
     expect((await s.get(href)).body).not.toContain('<td>Bife</td>');
     expect(
-      (await s.get(`/console/merchants/${me.merchantId}/catalog/products/00000000-0000-4000-8000-000000000000`))
-        .statusCode,
+      (await s.get(`/console/merchants/${me.merchantId}/products/00000000-0000-4000-8000-000000000000`)).statusCode,
     ).toBe(404);
   });
 });
