@@ -3,7 +3,7 @@
 // timeline entry and the in-transaction listeners the platform feed hangs on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OdOrder } from '../../src/modules/opendelivery/index.js';
-import type { OrderWeighed } from '../../src/modules/orders/index.js';
+import { DEFAULT_WEIGHING_TOLERANCE_PERCENT, type OrderWeighed } from '../../src/modules/orders/index.js';
 import { connectPos, createKey, expectOd, expectOdError } from '../opendelivery/od-support.js';
 import { expectError } from '../support/expect-error.js';
 import { createOrder, createProduct } from '../support/orders.js';
@@ -401,7 +401,8 @@ describe('weighing (D38)', () => {
       (
         await t.app.inject({ method: 'GET', url: `/admin/v1/merchants/${me.merchantId}`, headers: adminHeaders })
       ).json();
-    expect((await detail()).weighingTolerancePercent).toBe(20);
+    // D38's default, the same number the client library copies.
+    expect((await detail()).weighingTolerancePercent).toBe(DEFAULT_WEIGHING_TOLERANCE_PERCENT);
     expectError(await patch({ weighingTolerancePercent: 100.5 }), 400, 'weighingTolerancePercent must be <= 100');
     expectError(await patch({ weighingTolerancePercent: -1 }), 400, 'weighingTolerancePercent must be >= 0');
     expectError(
