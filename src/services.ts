@@ -21,7 +21,7 @@ import {
   createOperatorsService,
   createSessionsService,
 } from './modules/operators/index.js';
-import { createOrdersService } from './modules/orders/index.js';
+import { createOrdersService, type WeighingListener } from './modules/orders/index.js';
 import { createRetention } from './modules/retention/index.js';
 import { createSandboxService } from './modules/sandbox/index.js';
 import { createUsageRecorder, createUsageService } from './modules/usage/index.js';
@@ -78,7 +78,10 @@ export function createServices(deps: CoreDeps) {
   // Fan-out beyond polling: called inside each event's recording transaction (outbox, D10).
   const eventListeners: EventListener[] = [webhooks.enqueueForEvent];
   const events = createEventsService({ db, clock, config, listeners: eventListeners });
-  const orders = createOrdersService({ db, clock, config, events, merchants });
+  // D38: called inside each weighing's transaction, as eventListeners are for events (the
+  // platform feed's `order WEIGHED` item, D36, is added here).
+  const weighingListeners: WeighingListener[] = [];
+  const orders = createOrdersService({ db, clock, config, events, merchants, weighingListeners });
   const logistics = createLogisticsService({ db, clock, orders });
   const usageRecorder = createUsageRecorder({ db, clock, onError: throttledReport('usage') });
   const usage = createUsageService({
@@ -155,6 +158,7 @@ export function createServices(deps: CoreDeps) {
     catalog,
     webhooks,
     eventListeners,
+    weighingListeners,
     events,
     orders,
     logistics,

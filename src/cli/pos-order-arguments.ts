@@ -21,6 +21,7 @@ export const ORDERS_OPTIONS = {
   datetime: { type: 'string' },
   'eta-minutes': { type: 'string' },
   courier: { type: 'string' },
+  line: { type: 'string', multiple: true },
   'json-body': { type: 'string' },
 } as const;
 
@@ -122,4 +123,20 @@ export function trackingInfo(values: Values): DeliveryTrackingInfo | undefined {
     ...(courier !== undefined ? { deliveryPerson: { name: courier } } : {}),
   };
   return Object.keys(info).length > 0 ? info : undefined;
+}
+
+/**
+ * `--line INDEX=KG` (D38), as often as there are lines to weigh: INDEX the line's position in the
+ * order's items (from 0), KG the weighed kilograms. The service checks the rest (KG lines only,
+ * the tolerance, at most 3 decimals) and names the field when it refuses.
+ */
+export function weighedLines(values: Values): Array<{ index: number; quantity: number }> {
+  const raw = (values.line as string[] | undefined) ?? [];
+  if (raw.length === 0)
+    throw new UsageError('pos orders weigh needs --line INDEX=KG (e.g. --line 0=0.94), once per line');
+  return raw.map((text) => {
+    const m = /^\s*(\d+)\s*=\s*(\d+(?:[.,]\d+)?)\s*$/.exec(text);
+    if (!m) throw new UsageError(`--line must be INDEX=KG such as 0=0.94, got "${text}"`);
+    return { index: Number(m[1]), quantity: Number(m[2].replace(',', '.')) };
+  });
 }

@@ -26,6 +26,7 @@ import {
   TRACKING,
   trackingInfo,
   type Values,
+  weighedLines,
 } from './pos-order-arguments.js';
 import { stdoutPaint } from './terminal.js';
 
@@ -50,6 +51,10 @@ export const ORDERS_COMMAND_HELP = `Usage: cleaver pos orders ACTION ORDER_ID [o
                                      check the customer's code before handing over (spec 4.11);
                                      exit code 1 with "Invalid code provided" means do not hand over
   track ORDER_ID [tracking options]  send tracking of the delivery (spec 4.12)
+  weigh ORDER_ID --line INDEX=KG …   the scale's weight of KG lines (D38), e.g. --line 0=0.94 --line 2=1.305:
+                                     INDEX is the line's position in the order's items (from 0); from
+                                     CONFIRMED until ready or dispatched, within the merchant's tolerance
+                                     (±20 % of the ordered quantity by default); prints the new totals
 
 Tracking options (track, dispatch):
   --lat DEGREES --lng DEGREES        where the courier is (geoLocalization)
@@ -59,7 +64,7 @@ Tracking options (track, dispatch):
   --eta-minutes MIN                  deliveryEtaInMinutes
   --courier NAME                     deliveryPerson.name
   --json-body FILE                   the whole request body from a file instead (confirm, cancel,
-                                     deny-cancellation, dispatch, track), sent as is
+                                     deny-cancellation, dispatch, track, weigh), sent as is
 
 Codes (--code of cancel and deny-cancellation): ${CANCELLATION_CODES.join(', ')}
 
@@ -239,6 +244,41 @@ export const ORDER_ACTIONS: Record<string, Action> = {
       return done(orderId, 'track', `tracking of order ${orderId} sent`, { body: { deliveryTrackingInfo: info } });
     },
   },
+  weigh: {
+    options: ['line', 'json-body'],
+    async run(client, orderId, values) {
+      const file = bodyFile(values);
+      const lines = file ? (file.items as Array<{ index: number; quantity: number }>) : weighedLines(values);
+      await client.weigh(orderId, lines);
+      // What the customer now pays: the lines weighed and the totals that followed (D38).
+      const order = await client.getOrder(orderId);
+      const weighed = lines.map((l) => {
+        const item = order.items[l.index];
+        return {
+          index: l.index,
+          name: item?.name,
+          quantity: item?.quantity,
+          orderedQuantity: item?.orderedQuantity,
+          totalPrice: item?.totalPrice?.value,
+        };
+      });
+      const amount = order.total.orderAmount.value;
+      const adjustment = order.weighingAdjustment?.value;
+      const text = [
+        `weighed order ${orderId}:`,
+        ...weighed.map(
+          (w) => `  line ${w.index} ${w.name}: ${w.quantity} kg (ordered ${w.orderedQuantity} kg) = ${w.totalPrice}`,
+        ),
+        `  order amount ${amount}${adjustment !== undefined ? `; weighing adjustment ${adjustment} (the platform settles it)` : ''}`,
+      ].join('\n');
+      return done(orderId, 'weigh', text, {
+        body: { items: lines },
+        lines: weighed,
+        orderAmount: amount,
+        ...(adjustment !== undefined ? { weighingAdjustment: adjustment } : {}),
+      });
+    },
+  },
 };
 
 function printOrder(io: Io, order: Order): void {
@@ -256,7 +296,14 @@ function printOrder(io: Io, order: Order): void {
   printTable(
     io,
     ['ITEM', 'NAME', 'QTY', 'UNIT', 'TOTAL'],
-    order.items.map((i) => [i.id, i.name, i.quantity, i.unit, i.totalPrice?.value]),
+    order.items.map((i) => [
+      i.id,
+      i.name,
+      // D38: a weighed line shows the weight and what was ordered.
+      i.orderedQuantity !== undefined ? `${i.quantity} (ordered ${i.orderedQuantity})` : i.quantity,
+      i.unit,
+      i.totalPrice?.value,
+    ]),
   );
 }
 

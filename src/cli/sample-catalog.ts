@@ -93,9 +93,32 @@ export function sampleButcherCatalog(storeId = 'loja-centro'): MerchantUpdateReq
   };
 }
 
-/** The POS codes of the sample catalog with their unit, for sample orders. */
-export function sampleCatalogProducts(): Array<{ pdvId: string; unit: 'KG' | 'UN' }> {
+/**
+ * Cuts and spices of the sample catalog's products (D37), by POS code. The catalog upload never
+ * writes cuts: `cleaver sandbox demo` adds these through the operator API after its upload.
+ */
+export const SAMPLE_CUTS: Record<string, Array<{ id: string; name: string; spice?: { id: string; name: string } }>> = {
+  picanha: [
+    { id: 'picanha-bifes', name: 'Bifes', spice: { id: 'alho', name: 'Alho' } },
+    { id: 'picanha-peca', name: 'Peça inteira' },
+  ],
+  fraldinha: [
+    { id: 'fraldinha-tiras', name: 'Tiras', spice: { id: 'chimichurri', name: 'Chimichurri' } },
+    { id: 'fraldinha-peca', name: 'Peça inteira' },
+  ],
+  alcatra: [
+    { id: 'alcatra-bifes', name: 'Bifes finos' },
+    { id: 'alcatra-cubos', name: 'Cubos para espeto', spice: { id: 'sal-grosso', name: 'Sal grosso' } },
+  ],
+};
+
+/** The POS codes of the sample catalog with their unit and cuts, for sample orders. */
+export function sampleCatalogProducts(): Array<{ pdvId: string; unit: 'KG' | 'UN'; cutIds?: string[] }> {
   const catalog = sampleButcherCatalog();
   if (catalog.entityType !== 'MERCHANT') return [];
-  return catalog.updatedObjects[0].items.map((i) => ({ pdvId: i.id, unit: i.unit ?? 'UN' }));
+  return catalog.updatedObjects[0].items.map((i) => ({
+    pdvId: i.id,
+    unit: i.unit ?? 'UN',
+    ...(SAMPLE_CUTS[i.id] ? { cutIds: SAMPLE_CUTS[i.id].map((c) => c.id) } : {}),
+  }));
 }

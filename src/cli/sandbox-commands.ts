@@ -10,6 +10,7 @@ import {
   createOperatorClient,
   createPosClient,
   type OperatorClient,
+  type PosClient,
   type SandboxOrderRequest,
 } from '@cleaver/pos-client';
 import { ConfigError, loadConfig } from '../config.js';
@@ -17,7 +18,7 @@ import type { RunningServer } from '../server.js';
 import { EXIT, type Io, parse, printJson, UsageError } from './common.js';
 import { odPosCommand, publishThroughOdPos, startOdPos } from './od-pos.js';
 import { odButcherMenu, odMenuProducts } from './od-pos-menu.js';
-import { sampleButcherCatalog, sampleCatalogProducts } from './sample-catalog.js';
+import { SAMPLE_CUTS, sampleButcherCatalog, sampleCatalogProducts } from './sample-catalog.js';
 
 export const SANDBOX_HELP = `Usage:
   cleaver sandbox demo [--data-dir DIR] [--port PORT] [--order-every SECONDS] [--orders N]
@@ -96,22 +97,33 @@ const CUSTOMERS = ['Ana Souza', 'Bruno Lima', 'Carla Mendes', 'Diego Ferreira', 
 export function sampleOrder(
   n: number,
   random = Math.random,
-  products: Array<{ pdvId: string; unit: 'KG' | 'UN' }> = sampleCatalogProducts(),
+  products: Array<{ pdvId: string; unit: 'KG' | 'UN'; cutIds?: string[] }> = sampleCatalogProducts(),
 ): SandboxOrderRequest {
   const count = 1 + Math.floor(random() * 3);
-  const chosen = new Map<string, number>();
+  const chosen = new Map<string, { quantity: number; cutId?: string }>();
   for (let i = 0; i < count; i++) {
     const p = products[Math.floor(random() * products.length)];
     const quantity =
       p.unit === 'KG' ? KG_QUANTITIES[Math.floor(random() * KG_QUANTITIES.length)] : 1 + Math.floor(random() * 4);
-    chosen.set(p.pdvId, quantity);
+    // D37: most customers choose how a product that has cuts is cut.
+    const cutId = p.cutIds?.length && random() < 0.75 ? p.cutIds[Math.floor(random() * p.cutIds.length)] : undefined;
+    chosen.set(p.pdvId, { quantity, ...(cutId ? { cutId } : {}) });
   }
   return {
     type: n % 5 === 4 ? 'TAKEOUT' : 'DELIVERY',
-    items: [...chosen].map(([pdvId, quantity]) => ({ pdvId, quantity })),
+    items: [...chosen].map(([pdvId, item]) => ({ pdvId, ...item })),
     customer: { name: CUSTOMERS[n % CUSTOMERS.length] },
     extraInfo: n % 2 === 0 ? 'Cortar a picanha em bifes grossos, por favor' : undefined,
   };
+}
+
+/** The cuts of SAMPLE_CUTS on the products that have none yet (a restarted demo keeps its own). */
+async function addSampleCuts(op: OperatorClient, pos: PosClient, merchantId: string): Promise<void> {
+  for (const product of (await pos.getMerchant()).products) {
+    const cuts = product.pdv_external_id ? SAMPLE_CUTS[product.pdv_external_id] : undefined;
+    if (!cuts || product.cuts?.length) continue;
+    for (const cut of cuts) await op.addCut(merchantId, product.id, cut);
+  }
 }
 
 function positiveNumber(value: string | undefined, name: string, fallback: number, allowZero = false): number {
@@ -171,6 +183,8 @@ async function demo(io: Io, values: Record<string, string | boolean | undefined>
       ? await publishThroughOdPos(pos, odPos, io.signal)
       : await pos.uploadCatalog(sampleButcherCatalog(), { wait: true, intervalMs: 250, timeoutMs: 60_000 });
     const products = odPos ? odMenuProducts() : sampleCatalogProducts();
+    // D37: the sample products' cuts, which no catalog upload writes (the operator adds them).
+    if (!odPos) await addSampleCuts(op, pos, credentials.merchantId);
 
     const info = {
       url,

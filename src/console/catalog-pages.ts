@@ -2,6 +2,7 @@
 // made by hand) and its sync history, each sync's moreInfo with what was discarded and why.
 import type { FastifyPluginAsync } from 'fastify';
 import { isUuid } from '../lib/ids.js';
+import { productHref } from './butchery-pages.js';
 import { lastDays, stackedBars } from './charts.js';
 import { invalidInput } from './console-errors.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
@@ -124,7 +125,7 @@ export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
   <tbody>${products.items.map(
     (
       p,
-    ) => html`<tr><th scope="row" data-label="${c.product}">${p.name}${p.description ? html`<br><span class="muted small">${p.description}</span>` : ''}</th>
+    ) => html`<tr><th scope="row" data-label="${c.product}"><a href="${productHref(m.id, p.id)}">${p.name}</a>${p.description ? html`<br><span class="muted small">${p.description}</span>` : ''}</th>
     <td data-label="${c.price}" class="num">${money(p.price, ctx.lang)}</td><td data-label="${c.unit}">${p.unit}</td><td data-label="${t.common.status}">${statusBadge(t, p.status)}</td>
     <td data-label="${c.origin}">${origin(t, p.pdv_external_id)}</td><td data-label="${c.code}"><code class="wrap">${p.external_code}</code></td></tr>`,
   )}</tbody></table>`

@@ -15,6 +15,7 @@ import { toErrorResponse } from '../plugins/error-handler.js';
 import type { Services } from '../services.js';
 import { accountPages } from './account-pages.js';
 import { auditPages } from './audit-pages.js';
+import { butcheryPages } from './butchery-pages.js';
 import { catalogPages } from './catalog-pages.js';
 import { confirmStep } from './confirm-step.js';
 import { badCsrf, ConsoleError, knownTitle, notFoundPage } from './console-errors.js';
@@ -318,6 +319,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
 
   await app.register(merchantsPages, { kit });
   await app.register(catalogPages, { kit });
+  await app.register(butcheryPages, { kit });
   await app.register(ordersPages, { kit });
   await app.register(webhooksPages, { kit });
   await app.register(noticesPages, { kit });

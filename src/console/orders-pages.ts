@@ -8,6 +8,7 @@ import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
 import { AppError } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
 import { ORDER_STATUSES, type PlatformAction, platformActions } from '../modules/orders/index.js';
+import { adjustmentRow, optionLines, quantityCell, weighingTimelineEntries } from './butchery-pages.js';
 import { ConsoleError, invalidInput, notFoundPage } from './console-errors.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
@@ -161,6 +162,7 @@ ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${mercha
       });
     }
     items.push(...(await extraTimelineEntries(kit, ctx, order)));
+    items.push(...(await weighingTimelineEntries(kit, ctx, order, keyName)));
     items.sort((a, b) => a.at.localeCompare(b.at));
     const kindLabel = o.timelineKinds as Record<string, string>;
     return html`<p class="now">${t.common.status} ${orderStatusBadge(t, order.status)} · ${o.lastEvent} <strong>${order.last_event}</strong></p>
@@ -288,8 +290,8 @@ ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${mercha
       (
         i,
       ) => html`<tr><th scope="row" data-label="${o.item}">${i.name}${i.specialInstructions ? html`<br><span class="muted small">${i.specialInstructions}</span>` : ''}
-        ${i.options.map((op) => html`<br><span class="small">+ ${op.quantity} × ${op.name}</span>`)}</th>
-      <td data-label="${o.quantity}" class="num">${quantity(i.quantity, i.unit, ctx.lang)}</td><td data-label="${o.unitPrice}" class="num">${money(i.unitPrice.value, ctx.lang)}</td>
+        ${optionLines(ctx, i)}</th>
+      <td data-label="${o.quantity}" class="num">${quantityCell(ctx, i)}</td><td data-label="${o.unitPrice}" class="num">${money(i.unitPrice.value, ctx.lang)}</td>
       <td data-label="${o.total}" class="num">${money(i.totalPrice.value, ctx.lang)}</td></tr>`,
     )}</tbody>
   </table>
@@ -298,6 +300,7 @@ ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${mercha
     <div><dt>${o.otherFees}</dt><dd>${money(doc.total.otherFees.value, ctx.lang)}</dd></div>
     <div><dt>${o.discount}</dt><dd>${money(doc.total.discount.value, ctx.lang)}</dd></div>
     <div class="grand"><dt>${o.orderAmount}</dt><dd>${money(doc.total.orderAmount.value, ctx.lang)}</dd></div>
+    ${adjustmentRow(ctx, doc)}
   </dl>
 </section>
 <section aria-labelledby="act-h" class="panel" id="actions">

@@ -36,6 +36,7 @@ const OWNERS: Record<string, string> = {
   catalog_pull_states: 'catalog',
   orders: 'orders',
   order_tracking: 'orders',
+  order_weighings: 'orders',
   order_events: 'events',
   order_event_log: 'events',
   event_receipts: 'events',

@@ -1,13 +1,16 @@
 // @cleaver/pos-client ships alone, so it writes out its own copy of the lists a POS sends and
 // receives instead of importing the server's (docs/adr/pos-client-and-cli.md). The client tests
 // catch drift only for the names they happen to use; this compares the copies whole: the event
-// types of spec 3.1 and the cancellation codes of spec 4.8 and 4.10.
+// types of spec 3.1, the cancellation codes of spec 4.8 and 4.10, and the numbers of D38.
 import { describe, expect, it } from 'vitest';
 import {
   CANCELLATION_CODES as CLIENT_CANCELLATION_CODES,
+  DEFAULT_WEIGHING_TOLERANCE_PERCENT as CLIENT_DEFAULT_TOLERANCE,
   ORDER_EVENT_TYPES as CLIENT_EVENT_TYPES,
+  WEIGHT_DECIMALS as CLIENT_WEIGHT_DECIMALS,
 } from '../../packages/pos-client/src/index.js';
 import { ORDER_EVENT_TYPES } from '../../src/modules/events/index.js';
+import { DEFAULT_WEIGHING_TOLERANCE_PERCENT, WEIGHT_DECIMALS } from '../../src/modules/orders/index.js';
 import { CANCELLATION_CODES } from '../../src/modules/orders/orders-schemas.js';
 
 interface NamedList {
@@ -49,6 +52,13 @@ const pairs = [
 describe('lists @cleaver/pos-client copies from the server', () => {
   it.each(pairs)('the $list are the same names in the same order', ({ server, client }) => {
     expect(listDrift(server, client)).toEqual([]);
+  });
+
+  it('the weighing numbers of D38 are the same: default tolerance and decimals of a weight', () => {
+    expect({ tolerance: CLIENT_DEFAULT_TOLERANCE, decimals: CLIENT_WEIGHT_DECIMALS }).toEqual({
+      tolerance: DEFAULT_WEIGHING_TOLERANCE_PERCENT,
+      decimals: WEIGHT_DECIMALS,
+    });
   });
 
   it('names what each side lacks, and a reordering', () => {

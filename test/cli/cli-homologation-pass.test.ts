@@ -82,7 +82,7 @@ describe('cleaver pos homologation run, passing', () => {
         criteria: Array<{ id: string; required: boolean; result: string }>;
       };
       expect(report.status).toBe('PASSED');
-      expect(report.criteria).toHaveLength(13);
+      expect(report.criteria).toHaveLength(14);
       expect(report.criteria.filter((c) => c.required && c.result !== 'pass')).toEqual([]);
       expect(report.criteria.filter((c) => c.result === 'fail')).toEqual([]);
     } finally {

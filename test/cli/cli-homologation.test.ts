@@ -48,7 +48,7 @@ describe('cleaver pos homologation', { timeout: 120_000 }, () => {
     expect(shown.code).toBe(7);
     const report = JSON.parse(shown.stdout);
     expect(report).toMatchObject({ id, status: 'FAILED' });
-    expect(report.criteria).toHaveLength(13);
+    expect(report.criteria).toHaveLength(14);
   });
 
   it('usage errors name the problem (exit 2)', async () => {

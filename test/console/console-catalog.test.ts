@@ -34,7 +34,7 @@ describe('catalog', () => {
       /<a href="[^"]+categoryId=[0-9a-f-]{36}">Bovinos<\/a> <span class="badge badge-ok" title="AVAILABLE" data-code="AVAILABLE">Available<\/span> <span class="badge badge-info">POS<\/span> <code>C1<\/code> · \d+ products/,
     );
     expect(page.body).toMatch(
-      /Picanha<br><span class="muted small">Peça inteira<\/span><\/th>\s*<td data-label="Price" class="num">R\$89\.90<\/td><td data-label="Unit">KG<\/td>/,
+      /Picanha<\/a><br><span class="muted small">Peça inteira<\/span><\/th>\s*<td data-label="Price" class="num">R\$89\.90<\/td><td data-label="Unit">KG<\/td>/,
     );
     expect(page.body).toContain(
       '<span class="badge badge-bad" title="FAIL" data-code="FAIL">Failed</span> <strong>Upload</strong>',
@@ -66,7 +66,7 @@ describe('catalog', () => {
     const page = await s.get(added.headers.location as string);
     expect(page.body).toContain('Done: product Coxa de frango added.');
     expect(page.body).toMatch(
-      /Coxa de frango<\/th>\s*<td data-label="Price" class="num">R\$19\.90<\/td><td data-label="Unit">KG<\/td><td data-label="Status"><span class="badge badge-ok" title="AVAILABLE" data-code="AVAILABLE">Available<\/span><\/td>\s*<td data-label="Origin"><span class="badge badge-muted">hand-made<\/span>/,
+      /Coxa de frango<\/a><\/th>\s*<td data-label="Price" class="num">R\$19\.90<\/td><td data-label="Unit">KG<\/td><td data-label="Status"><span class="badge badge-ok" title="AVAILABLE" data-code="AVAILABLE">Available<\/span><\/td>\s*<td data-label="Origin"><span class="badge badge-muted">hand-made<\/span>/,
     );
     const bad = await s.post(`/console/merchants/${me.merchantId}/catalog/products`, {
       name: 'X',

@@ -193,11 +193,29 @@ describe('every page in Portuguese', () => {
     const customer = (await t.services.orders.getAnyOrder(order.id)).document.customer;
     data.push(customer.name, customer.phone.number, 'Balcão 2');
     const runId = run.json().id as string;
+    // A product with a cut and spice (D37), for its page.
+    const product = await t.app.inject({
+      method: 'POST',
+      url: `/admin/v1/merchants/${merchant.merchantId}/products`,
+      headers: adminHeaders,
+      payload: { name: 'Maminha', price: 59.9, unit: 'KG' },
+    });
+    expect(product.statusCode).toBe(201);
+    const productId = product.json().id as string;
+    const cut = await t.app.inject({
+      method: 'POST',
+      url: `/admin/v1/merchants/${merchant.merchantId}/products/${productId}/cuts`,
+      headers: adminHeaders,
+      payload: { id: 'bife', name: 'Bife', spice: { id: 'alho', name: 'Alho' } },
+    });
+    expect(cut.statusCode).toBe(201);
+    data.push('Maminha', 'Bife', 'Alho');
 
     const pages: Array<[string, 'GET' | 'POST', Record<string, string>?]> = [
       ['/console/merchants', 'GET'],
       [`/console/merchants/${merchant.merchantId}`, 'GET'],
       [`/console/merchants/${merchant.merchantId}/catalog`, 'GET'],
+      [`/console/merchants/${merchant.merchantId}/products/${productId}`, 'GET'],
       ['/console/orders', 'GET'],
       [`/console/orders/${order.id}`, 'GET'],
       [`/console/orders/${order.id}/timeline`, 'GET'],

@@ -145,7 +145,10 @@ describe('homologation run', () => {
       'signatures-checked': 'not_observed',
       'retry-backoff': 'pass',
       'catalog-no-resend-loop': 'pass',
+      // D38: the reference POS puts KG lines on the scale before an order leaves the kitchen.
+      'kg-weighed': 'pass',
     });
+    expect(goodReport.criteria.find((c) => c.id === 'kg-weighed')?.required).toBe(false);
     expect(goodReport.criteria.find((c) => c.id === 'signatures-checked')?.required).toBe(false);
     expect(goodReport.status).toBe('PASSED');
 
@@ -165,6 +168,8 @@ describe('homologation run', () => {
       'retry-backoff': 'fail',
       // It uploads no catalog during the run.
       'catalog-no-resend-loop': 'not_observed',
+      // It dispatches orders of KG lines without weighing them (optional: the run still grades it).
+      'kg-weighed': 'fail',
     });
     expect(sloppyReport.status).toBe('FAILED');
     const sloppyEvidence = evidenceOf(sloppyReport);

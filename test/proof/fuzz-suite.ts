@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { generatedRuns } from '../support/generated-inputs.js';
 import { createLogisticsApp, type LogisticsApp } from '../support/logistics.js';
-import { createSimpleOrder } from '../support/orders.js';
+import { createProduct, createSimpleOrder } from '../support/orders.js';
 import {
   addIntegrationKey,
   adminHeaders,
@@ -90,6 +90,14 @@ export async function defineFuzzSuite(group: FuzzGroup): Promise<void> {
     for (let i = 0; i < 3; i++) orders.push(await createSimpleOrder(t.app, merchant.merchantId));
     orders.push(await createSimpleOrder(t.app, merchant.merchantId, 'TAKEOUT'));
     const foreign = await createSimpleOrder(t.app, other.merchantId);
+    // D37: a product with a cut, so the product and cut routes are fuzzed on real ids too.
+    const cutProduct = await createProduct(t.app, merchant.merchantId, { name: 'Picanha', price: 89.9, unit: 'KG' });
+    await t.app.inject({
+      method: 'POST',
+      url: `/admin/v1/merchants/${merchant.merchantId}/products/${cutProduct.id}/cuts`,
+      headers: adminHeaders,
+      payload: { id: 'bife', name: 'Bife' },
+    });
     const polled = await t.app.inject({ method: 'GET', url: '/v1/events:polling', headers: bearer(merchant.token) });
     const eventIds = (polled.json() as Array<{ eventId: string }>).map((e) => e.eventId);
     const orderIds = [...orders.map((o) => o.id), foreign.id];
@@ -104,7 +112,8 @@ export async function defineFuzzSuite(group: FuzzGroup): Promise<void> {
         orderId: orderIds,
         id: [...eventIds, ...orderIds],
         eventId: eventIds,
-        productId: [],
+        productId: [cutProduct.id],
+        cutId: ['bife'],
       },
     };
     fingerprintSql = await fingerprintQuery(t.database.db);

@@ -281,7 +281,12 @@ export function requestsFor(
   const pathValues = fc.tuple(
     ...pathNames.map((name) =>
       fc.oneof(
-        { weight: 4, arbitrary: fc.constantFrom(...(ctx.ids[name] ?? ['00000000-0000-4000-8000-000000000000'])) },
+        {
+          weight: 4,
+          arbitrary: fc.constantFrom(
+            ...(ctx.ids[name]?.length ? ctx.ids[name] : ['00000000-0000-4000-8000-000000000000']),
+          ),
+        },
         { weight: 1, arbitrary: pathParam },
       ),
     ),

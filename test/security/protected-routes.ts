@@ -116,6 +116,8 @@ function orderRoutes(): Array<ProtectedRoute & { orderRoute: true }> {
     route('POST', '/delivered'),
     route('POST', '/validateCode', { deliveryCode: '0000' }),
     route('POST', '/tracking', { deliveryTrackingInfo: {} }),
+    // D38: weighing a KG line.
+    route('POST', '/weighing', { items: [{ index: 0, quantity: 1 }] }),
     // D29: Open Delivery's routes, in both profiles.
     route('POST', '/preparing'),
     route('POST', '/pickedUp'),
@@ -162,6 +164,28 @@ export const adminRoutes: ProtectedRoute[] = [
     pattern: '/admin/v1/merchants/:merchantId/products',
     url: (c) => `/admin/v1/merchants/${c.merchantId}/products`,
     payload: json({ name: 'Picanha', price: 89.9, unit: 'KG' }),
+  },
+  // D37: a product's cuts (a well-formed id of no product: the credentials are refused first).
+  {
+    method: 'GET',
+    pattern: '/admin/v1/merchants/:merchantId/products/:productId',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/products/${NO_ID}`,
+  },
+  {
+    method: 'GET',
+    pattern: '/admin/v1/merchants/:merchantId/products/:productId/cuts',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/products/${NO_ID}/cuts`,
+  },
+  {
+    method: 'POST',
+    pattern: '/admin/v1/merchants/:merchantId/products/:productId/cuts',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/products/${NO_ID}/cuts`,
+    payload: json({ name: 'Bife', spice: { name: 'Alho' } }),
+  },
+  {
+    method: 'DELETE',
+    pattern: '/admin/v1/merchants/:merchantId/products/:productId/cuts/:cutId',
+    url: (c) => `/admin/v1/merchants/${c.merchantId}/products/${NO_ID}/cuts/bife`,
   },
   {
     method: 'GET',

@@ -4,6 +4,8 @@
 //   left; CANCELLED and the echoes of our own actions reconcile the local status;
 // - the kitchen clock: a confirmed order is dispatched (or made ready for pickup) after its
 //   preparation time, and a dispatched order is delivered after the delivery time.
+// Before a confirmed order leaves the kitchen, its KG lines go on the scale and their weights are
+// sent (D38): the customer pays for what the cut weighs, not for the estimate.
 // Every change lands in the state file before the event is acknowledged (spec 4.13 rule 1).
 // The file also records each processed occurrence (orderId, eventType, createdAt): an event
 // that comes back because the process died before acknowledging it is recognised and only
@@ -54,6 +56,17 @@ function isPermanent(error: unknown): error is CleaverApiError {
     error.status < 500 &&
     error.status !== 429
   );
+}
+
+/**
+ * D38: what the scale reads for a line ordered as `ordered` kilograms. A real POS reads its
+ * scale; this one makes up a plausible reading, within ±5 % of the order (well inside the
+ * platform's tolerance), in grams, the same for the same order and line every time.
+ */
+export function scaleReading(orderId: string, index: number, ordered: number): number {
+  const digest = createHash('sha256').update(`${orderId}/${index}`).digest();
+  const factor = 0.95 + (digest.readUInt16BE(0) % 101) / 1000;
+  return Math.max(1, Math.round(ordered * factor * 1000)) / 1000;
 }
 
 const ALREADY = 'Order has already same event type';
@@ -203,6 +216,26 @@ export function createReferencePos(options: ReferencePosOptions) {
     log(`${event.eventType} ${state.orders[event.orderId]?.displayId ?? event.orderId}: ${outcome}`);
   }
 
+  /**
+   * D38: the KG lines on the scale, once, before the order is made ready or dispatched. The
+   * weights are saved with the new total; a refusal (the order was cancelled meanwhile) is noted
+   * and the order moves on as before.
+   */
+  async function weighKgLines(order: LocalOrder): Promise<void> {
+    if (order.weights) return;
+    const full = await client.getOrder(order.orderId);
+    const lines = full.items.flatMap((item, index) =>
+      item.unit === 'KG'
+        ? [{ index, quantity: scaleReading(order.orderId, index, item.orderedQuantity ?? item.quantity) }]
+        : [],
+    );
+    if (lines.length > 0 && (await act(order, 'weigh', () => client.weigh(order.orderId, lines))) === 'done') {
+      order.total = (await client.getOrder(order.orderId)).total.orderAmount.value;
+      log(`${order.displayId}: weighed ${lines.map((l) => `line ${l.index} ${l.quantity} kg`).join(', ')}`);
+    }
+    order.weights = Object.fromEntries(lines.map((l) => [String(l.index), l.quantity]));
+  }
+
   /** The kitchen clock: moves confirmed and dispatched orders on when their time has come. */
   function kitchenTick(): Promise<void> {
     return exclusive(kitchenTickNow);
@@ -216,6 +249,7 @@ export function createReferencePos(options: ReferencePosOptions) {
       const age = at - Date.parse(order.updatedAt);
       try {
         if (order.status === 'CONFIRMED' && age >= preparationMs) {
+          await weighKgLines(order);
           if (order.type === 'DELIVERY') {
             const r = await act(order, 'dispatch', () => client.dispatch(order.orderId));
             setStatus(order, r === 'refused' ? order.status : 'DISPATCHED');

@@ -15,6 +15,8 @@ export interface LocalOrder {
   total: number;
   /** What the platform said when an action was refused (the order moved on meanwhile). */
   notes: string[];
+  /** D38: the scale's reading of each KG line (line index → kilograms), once weighed. */
+  weights?: Record<string, number>;
   updatedAt: string;
 }
 

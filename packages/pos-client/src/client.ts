@@ -40,6 +40,7 @@ import type {
   SyncStatus,
   TokenResponse,
   ValidatedCode,
+  WeighedLine,
 } from './types.js';
 
 export interface PosClientOptions extends HttpOptions {
@@ -329,6 +330,21 @@ export function createPosClient(options: PosClientOptions) {
     /** D6 (202). Resent like confirm. */
     async delivered(orderId: string): Promise<void> {
       await lifecycleAction(orderId, 'delivered');
+    },
+    /**
+     * D38: the weighed kilograms of KG lines (202), by their index in the order's `items`; at most
+     * 3 decimals, within the merchant's tolerance (±20 % of the ordered quantity by default), from
+     * CONFIRMED until ready or dispatched. A 400 names `items[i].quantity` with the allowed range,
+     * and nothing is applied. Weighing the same lines again replaces the earlier weights, so a
+     * resend after a broken connection changes nothing: it is resent freely.
+     */
+    async weigh(orderId: string, lines: WeighedLine[]): Promise<void> {
+      await authorized({
+        method: 'POST',
+        path: orderPath(orderId, 'weighing'),
+        body: { items: lines },
+        idempotent: true,
+      });
     },
     /** Spec 4.11: 400 `Invalid code provided` means do not hand the order over. A check: resent freely. */
     async validateCode(orderId: string, deliveryCode: string): Promise<ValidatedCode> {

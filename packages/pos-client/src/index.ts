@@ -62,6 +62,7 @@ export {
   type OperatorClientOptions,
   type OperatorMerchant,
   type OperatorRole,
+  type ProductCut,
   type SandboxOrderRequest,
 } from './operator.js';
 export * from './types.js';

@@ -24,6 +24,13 @@ export interface OperatorMerchant {
 /** D27: the dialect a key speaks: the spec (`cleaver`) or Open Delivery (`opendelivery`). */
 export type IntegrationProfile = 'cleaver' | 'opendelivery';
 
+/** D37: a product's cut, as GET /v1/merchant lists it. */
+export interface ProductCut {
+  id: string;
+  name: string;
+  spice: { id: string; name: string } | null;
+}
+
 export interface CreatedIntegrationKey {
   keyId: string;
   clientId: string;
@@ -50,7 +57,8 @@ export interface CreatedLogisticsApp {
 
 export interface SandboxOrderRequest {
   type: 'DELIVERY' | 'TAKEOUT';
-  items: Array<{ productId?: string; pdvId?: string; quantity: number; specialInstructions?: string }>;
+  /** cutId (D37): one of the product's cuts, shown as the item's first option. */
+  items: Array<{ productId?: string; pdvId?: string; quantity: number; cutId?: string; specialInstructions?: string }>;
   customer?: Record<string, unknown>;
   payments?: Record<string, unknown>;
   delivery?: Record<string, unknown>;
@@ -161,6 +169,30 @@ export function createOperatorClient(options: OperatorClientOptions) {
         categoryId?: string;
       },
     ) => post<Record<string, unknown>>(`/admin/v1/merchants/${id(merchantId)}/products`, body),
+    /** D37: a cut (and spice) the customer can choose for a product. */
+    addCut: (
+      merchantId: string,
+      productId: string,
+      body: { id?: string; name: string; spice?: { id?: string; name: string } },
+    ) => post<ProductCut>(`/admin/v1/merchants/${id(merchantId)}/products/${id(productId)}/cuts`, body),
+    async removeCut(merchantId: string, productId: string, cutId: string): Promise<void> {
+      await http.send({
+        method: 'DELETE',
+        path: `/admin/v1/merchants/${id(merchantId)}/products/${id(productId)}/cuts/${id(cutId)}`,
+        headers,
+      });
+    },
+    /** D38: how far (± %) a weighed line may be from the ordered quantity (default 20). */
+    setWeighingTolerance: async (merchantId: string, weighingTolerancePercent: number) =>
+      (
+        await http.send({
+          method: 'PATCH',
+          path: `/admin/v1/merchants/${id(merchantId)}`,
+          headers,
+          body: { weighingTolerancePercent },
+          idempotent: true,
+        })
+      ).body as OperatorMerchant & { weighingTolerancePercent: number },
     createLogisticsApp: (body: { name: string; merchantIds: string[] }) =>
       post<CreatedLogisticsApp>('/admin/v1/logisticsApps', body),
     async deactivateLogisticsApp(appId: string): Promise<void> {

@@ -191,7 +191,10 @@ export interface OrderItem {
   name: string;
   externalCode?: string;
   unit: string;
+  /** Once the line is weighed (D38): the weighed kilograms. */
   quantity: number;
+  /** Once the line is weighed (D38): the quantity the customer ordered. */
+  orderedQuantity?: number;
   specialInstructions?: string;
   unitPrice: Price;
   originalPrice?: Price;
@@ -255,6 +258,8 @@ export interface Order {
       changeFor?: number;
     }>;
   };
+  /** D38: once weighed, what the platform settles of the prepaid part (+ charge, − refund). */
+  weighingAdjustment?: Price;
   delivery?: {
     deliveredBy: 'MERCHANT' | string;
     deliveryAddress: Address;
@@ -329,6 +334,22 @@ export interface DeliveryTrackingInfo {
   };
   deliveryPerson?: { id?: string; name?: string; pictureURL?: string };
   geoLocalization?: { latitude?: number; longitude?: number; lastAddress?: Record<string, unknown> };
+}
+
+/** D38: the tolerance of a merchant for which the platform set none (± % of the ordered quantity). */
+export const DEFAULT_WEIGHING_TOLERANCE_PERCENT = 20;
+/** D38: a weight has at most this many decimals (grams). */
+export const WEIGHT_DECIMALS = 3;
+
+/** D38: one weighed line: its index in the order's items and the weighed kilograms. */
+export interface WeighedLine {
+  index: number;
+  quantity: number;
+}
+
+/** D38: `POST /v1/orders/{orderId}/weighing`. */
+export interface WeighingRequest {
+  items: WeighedLine[];
 }
 
 /** Spec 4.11 / 4.15 answer. */

@@ -173,3 +173,45 @@ export async function listRecordCuts(db: Queryable, merchantId: string): Promise
   );
   return rows;
 }
+
+// ---- Cuts (D37): written by operators only, never by an upload ----
+
+/** One product of this merchant (operator routes: 404 for another merchant's). */
+export async function findProduct(db: Queryable, merchantId: string, id: string): Promise<ProductRow | undefined> {
+  const { rows } = await db.query<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM products WHERE merchant_id = $1 AND id = $2`,
+    [merchantId, id],
+  );
+  return rows[0];
+}
+
+/** The cuts of these products, in the order they were added (order intake, the product page). */
+export async function listCutsOfProducts(db: Queryable, productIds: string[]): Promise<CutRow[]> {
+  if (productIds.length === 0) return [];
+  const { rows } = await db.query<CutRow>(
+    `SELECT product_id, id, name, spice_id, spice_name FROM product_cuts
+      WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, position, id`,
+    [productIds],
+  );
+  return rows;
+}
+
+/** A new cut after the product's others; undefined when the product already has a cut of this id. */
+export async function insertCut(
+  db: Queryable,
+  c: { productId: string; id: string; name: string; spiceId: string | null; spiceName: string | null },
+): Promise<CutRow | undefined> {
+  const { rows } = await db.query<CutRow>(
+    `INSERT INTO product_cuts (id, product_id, name, spice_id, spice_name, position)
+     SELECT $1, $2, $3, $4, $5, COALESCE(max(position) + 1, 0) FROM product_cuts WHERE product_id = $2
+     ON CONFLICT (product_id, id) DO NOTHING
+     RETURNING product_id, id, name, spice_id, spice_name`,
+    [c.id, c.productId, c.name, c.spiceId, c.spiceName],
+  );
+  return rows[0];
+}
+
+export async function deleteCut(db: Queryable, productId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM product_cuts WHERE product_id = $1 AND id = $2', [productId, id]);
+  return rowCount > 0;
+}

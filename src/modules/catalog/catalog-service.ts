@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { toDecimalString, toNumber } from '../../lib/money.js';
 import * as browse from './catalog-browse-repository.js';
+import { createCutOperations } from './catalog-cuts.js';
 import * as repo from './catalog-repository.js';
 import { createSyncProcessor, type SyncProcessorDeps } from './catalog-sync-process.js';
 import * as syncRepo from './catalog-sync-repository.js';
@@ -188,6 +189,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
   return {
     worker,
     processSync,
+    // D37: cuts and spices, the operator's to add and remove (catalog-cuts.ts).
+    ...createCutOperations({ db, touch }),
 
     /** PUT /v1/merchantUpdate: stored and queued; PROCESSING from now on (spec 3.2, D16). */
     async acceptUpload(merchantId: string, envelope: UploadEnvelope): Promise<string> {

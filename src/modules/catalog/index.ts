@@ -1,4 +1,6 @@
 // What other modules may use of the catalog (architecture.md#module-boundaries: never its tables directly).
+
+export { type Cut, type CutInput, findCutsOfProducts } from './catalog-cuts.js';
 export { findProductsByRefs, type ProductRow } from './catalog-repository.js';
 export { catalogRoutes } from './catalog-routes.js';
 export { SyncView } from './catalog-schemas.js';

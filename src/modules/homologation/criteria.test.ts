@@ -106,4 +106,37 @@ describe('grade', () => {
     );
     expect(c.result).toBe('fail');
   });
+
+  describe('kg-weighed (D38, optional)', () => {
+    const placed = {
+      id: ORDER,
+      scenario: 'kg-items',
+      type: 'DELIVERY' as const,
+      deliveryCode: '1234',
+      placedAt: T0,
+      events: [],
+      kgLines: [0, 2],
+    };
+    const weigh = (at: number, lines: number[], status = 202) =>
+      req(at, 'POST', `/v1/orders/${ORDER}/weighing`, { status, ...(status < 300 ? { weighed: lines } : {}) });
+    const dispatch = (at: number) => req(at, 'POST', `/v1/orders/${ORDER}/dispatch`, { status: 202 });
+    const kg = (requests: ObservedRequest[]) => result(grade(base(requests, { orders: [placed] })), 'kg-weighed');
+
+    it('passes when every KG line was weighed (over one or more weighings) before dispatch; never required', () => {
+      expect(kg([weigh(0, [0]), weigh(50, [2, 0]), dispatch(100)])).toMatchObject({ result: 'pass', required: false });
+    });
+
+    it('fails on a KG line not weighed before the order left, or a weighing that was refused', () => {
+      const late = kg([weigh(0, [0]), dispatch(100), weigh(200, [2])]);
+      expect(late).toMatchObject({ result: 'fail', required: false });
+      expect(late.evidence.join('\n')).toContain('with KG line(s) 2 not weighed');
+      const refused = kg([weigh(0, [], 400), weigh(10, [0, 2]), dispatch(100)]);
+      expect(refused.result).toBe('fail');
+      expect(refused.evidence.join('\n')).toContain('a weighing refused');
+    });
+
+    it('is not observed when no order of KG lines was made ready or dispatched and nothing was weighed', () => {
+      expect(kg([])).toMatchObject({ result: 'not_observed', required: false });
+    });
+  });
 });

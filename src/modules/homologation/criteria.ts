@@ -50,6 +50,7 @@ export const CRITERIA: ReadonlyArray<Omit<Criterion, 'result' | 'evidence' | 're
   { id: 'signatures-checked', title: 'Webhook with a wrong signature refused', rule: 'D10' },
   { id: 'retry-backoff', title: 'Retries back off on 429 and 503 (Retry-After honoured)', rule: 'spec 8' },
   { id: 'catalog-no-resend-loop', title: 'A failed catalog upload is not resent in a loop', rule: 'spec 3.2' },
+  { id: 'kg-weighed', title: 'KG lines weighed before ready; weights within tolerance', rule: 'D38' },
 ];
 
 const ORDER_PATH = /^\/v1\/orders\/([0-9a-fA-F-]{36})\/([A-Za-z]+)$/;
@@ -366,6 +367,46 @@ export function grade(o: RunObservation): Criterion[] {
       result: o.catalogFailedAt === undefined ? 'not_observed' : after.length > 1 ? 'fail' : 'pass',
       evidence: evidence.length ? evidence : ['no catalog upload during the run'],
       required: o.catalogFailedAt !== undefined,
+    };
+  }
+
+  // D38 (optional: a POS without a scale may sell by the estimate): every KG line of an order
+  // the POS made ready or dispatched was weighed before, and no weighing was refused.
+  {
+    const weighings = real.filter((r) => r.method === 'POST' && r.path.endsWith('/weighing'));
+    const evidence: string[] = [];
+    let fail = false;
+    let checked = 0;
+    for (const r of weighings.filter((x) => x.status >= 400)) {
+      fail = true;
+      evidence.push(`${line(r)}: a weighing refused (a weight outside the tolerance, a UN line, or too late)`);
+    }
+    for (const order of o.orders) {
+      if (!order.kgLines?.length) continue;
+      const ready = calls.find(
+        (c) => c.orderId === order.id && (c.action === 'readyForPickup' || c.action === 'dispatch') && ok(c),
+      );
+      if (!ready) continue;
+      checked++;
+      const weighed = new Set(
+        weighings
+          .filter((r) => r.at <= ready.at && ORDER_PATH.exec(r.path)?.[1].toLowerCase() === order.id)
+          .flatMap((r) => r.weighed ?? []),
+      );
+      const missing = order.kgLines.filter((i) => !weighed.has(i));
+      if (missing.length) {
+        fail = true;
+        evidence.push(
+          `${order.scenario} order ${order.id}: ${callLine(ready)} with KG line(s) ${missing.join(', ')} not weighed`,
+        );
+      } else {
+        evidence.push(`${order.scenario}: KG line(s) ${order.kgLines.join(', ')} weighed, then ${callLine(ready)}`);
+      }
+    }
+    results['kg-weighed'] = {
+      result: checked === 0 && weighings.length === 0 ? 'not_observed' : fail ? 'fail' : 'pass',
+      evidence: evidence.length ? evidence : ['no order with KG lines was made ready or dispatched by the POS'],
+      required: false,
     };
   }
 

@@ -40,7 +40,7 @@ export interface HomologationDeps {
   appId: string;
   observer: Observer;
   signer: ReportSigner;
-  sandbox: Pick<SandboxService, 'play'>;
+  sandbox: Pick<SandboxService, 'play' | 'kgLinesOf'>;
   auth: Pick<AuthService, 'listIntegrationKeys'>;
   events: Pick<EventsService, 'poll'>;
   webhooks: Pick<WebhooksService, 'listMerchantDeliveries' | 'retryDelivery'>;
@@ -104,6 +104,7 @@ export function createHomologationService(deps: HomologationDeps) {
           deliveryCode: o.deliveryCode,
           placedAt: now(),
           events: played.events.map((e) => ({ eventType: e.eventType, at: Date.parse(e.createdAt) })),
+          kgLines: await deps.sandbox.kgLinesOf(o.id),
         };
         run.orders.push(placed);
         await repo.setOrders(

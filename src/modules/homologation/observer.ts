@@ -20,6 +20,8 @@ export interface ObservedRequest {
   injected?: Injection;
   /** POST /v1/events/acknowledgment answered 2xx: what it acknowledged. */
   acks?: Array<{ orderId: string; eventType: string }>;
+  /** POST /v1/orders/{id}/weighing answered 2xx: the indexes of the lines it weighed (D38). */
+  weighed?: number[];
 }
 
 export interface WebhookProbe {
@@ -40,6 +42,8 @@ export interface PlacedOrder {
   placedAt: number;
   /** Events the play raised, with times (CREATED, ORDER_CANCELLATION_REQUEST…). */
   events: Array<{ eventType: string; at: number }>;
+  /** D38: the indexes of the order's lines sold by KG, which the POS weighs before ready. */
+  kgLines?: number[];
 }
 
 export interface ActiveRun {
@@ -62,6 +66,7 @@ export interface ActiveRun {
 const MAX_REQUESTS = 20_000;
 const ACK_PATH = '/v1/events/acknowledgment';
 const OWN_ROUTES = '/v1/homologations';
+const WEIGHING_SUFFIX = '/weighing';
 const TITLES: Record<Injection, string> = {
   401: 'Unauthorized (injected by the homologation run: get a new token and resend once, spec 5.1)',
   429: 'Too Many Requests (injected by the homologation run: back off, spec 8)',
@@ -130,6 +135,10 @@ export function createObserver(now: () => number) {
             orderId: String(e.orderId),
             eventType: String(e.eventType),
           }));
+        }
+        if (path.endsWith(WEIGHING_SUFFIX) && reply.statusCode < 300) {
+          const items = (request.body as { items?: Array<{ index?: unknown }> } | undefined)?.items;
+          entry.weighed = Array.isArray(items) ? items.map((i) => Number(i.index)) : [];
         }
         run.requests.push(entry);
       }

@@ -11,12 +11,15 @@ export interface MerchantRow {
   get_merchant_base_url: string | null;
   get_merchant_api_key_enc: string | null;
   onboarded_at: Date | null;
+  /** D38: ± share of the ordered quantity a weighing may differ by (numeric as text, exact). */
+  weighing_tolerance_percent: string;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS = `id, name, status, pdv_external_id, orders_webhook_url, webhook_key_id, webhook_disabled_at,
-  get_merchant_base_url, get_merchant_api_key_enc, onboarded_at, created_at, updated_at`;
+  get_merchant_base_url, get_merchant_api_key_enc, onboarded_at, weighing_tolerance_percent::text AS weighing_tolerance_percent,
+  created_at, updated_at`;
 /** The same columns of `merchants m`, for statements that join another row source. */
 const M_COLUMNS = COLUMNS.split(',')
   .map((c) => `m.${c.trim()}`)
@@ -88,16 +91,17 @@ export async function listMerchants(
 export async function updateMerchantProfile(
   db: Queryable,
   id: string,
-  changes: { name?: string; status?: string },
+  changes: { name?: string; status?: string; weighingTolerancePercent?: string },
   at: Date,
 ): Promise<(MerchantRow & { previous_status: string }) | undefined> {
   const { rows } = await db.query<MerchantRow & { previous_status: string }>(
     `WITH before AS (SELECT status FROM merchants WHERE id = $1 FOR UPDATE)
      UPDATE merchants m SET name = COALESCE($2, m.name), status = COALESCE($3, m.status), updated_at = $4,
-            auto_unavailable_at = CASE WHEN $3::text IS NULL THEN m.auto_unavailable_at END
+            auto_unavailable_at = CASE WHEN $3::text IS NULL THEN m.auto_unavailable_at END,
+            weighing_tolerance_percent = COALESCE($5::numeric, m.weighing_tolerance_percent)
        FROM before
       WHERE m.id = $1 RETURNING ${M_COLUMNS}, before.status AS previous_status`,
-    [id, changes.name ?? null, changes.status ?? null, at],
+    [id, changes.name ?? null, changes.status ?? null, at, changes.weighingTolerancePercent ?? null],
   );
   return rows[0];
 }

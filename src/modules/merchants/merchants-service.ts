@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.js';
 import { decodeTimeCursor } from '../../lib/cursor.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { Decimal, toDecimalString } from '../../lib/money.js';
 import type { LookupFn } from '../../lib/net/address-guard.js';
 import { privateTargetReason } from '../../lib/net/outbound-url.js';
 import type { AuthService, Principal } from '../auth/index.js';
@@ -96,7 +97,7 @@ export function createMerchantsService(deps: {
   /** Name or status change, with the status change written in the merchant's history. */
   async function changeProfile(
     id: string,
-    changes: { name?: string; status?: 'AVAILABLE' | 'UNAVAILABLE' },
+    changes: { name?: string; status?: 'AVAILABLE' | 'UNAVAILABLE'; weighingTolerancePercent?: string },
     by: 'operator' | 'pos-notification',
   ): Promise<MerchantRow> {
     const at = clock.now();
@@ -146,10 +147,28 @@ export function createMerchantsService(deps: {
       return row;
     },
 
-    /** An operator renames a merchant or turns its order-receiving switch (written in its history). */
-    async updateMerchant(id: string, changes: { name?: string; status?: 'AVAILABLE' | 'UNAVAILABLE' }) {
+    /**
+     * An operator renames a merchant, turns its order-receiving switch (written in its history)
+     * or sets its weighing tolerance (D38: 0 to 100 %, at most two decimal places).
+     */
+    async updateMerchant(
+      id: string,
+      changes: { name?: string; status?: 'AVAILABLE' | 'UNAVAILABLE'; weighingTolerancePercent?: number },
+    ) {
       if (changes.name !== undefined && !changes.name.trim()) throw badRequest('name must not be empty');
-      return changeProfile(id, { ...changes, name: changes.name?.trim() }, 'operator');
+      let tolerance: string | undefined;
+      if (changes.weighingTolerancePercent !== undefined) {
+        tolerance = toDecimalString(changes.weighingTolerancePercent, 'weighingTolerancePercent');
+        if (new Decimal(tolerance).greaterThan(100)) throw badRequest('weighingTolerancePercent must be at most 100');
+        if (new Decimal(tolerance).decimalPlaces() > 2) {
+          throw badRequest('weighingTolerancePercent has more than 2 decimal places');
+        }
+      }
+      return changeProfile(
+        id,
+        { name: changes.name?.trim(), status: changes.status, weighingTolerancePercent: tolerance },
+        'operator',
+      );
     },
 
     /** Spec 4.3: what a MERCHANT upload says of the merchant, in the catalog's transaction. */

@@ -38,6 +38,9 @@ export const OdOrderItem = Type.Object({
   unit: OdUnit,
   ean: Opt(Type.String()),
   quantity: Type.Number(),
+  orderedQuantity: Opt(
+    Type.Number({ description: 'Not in Open Delivery (D38): once the line is weighed, the quantity ordered' }),
+  ),
   specialInstructions: Opt(Type.String()),
   unitPrice: OdOrderPrice,
   originalPrice: Opt(OdOrderPrice),
@@ -160,6 +163,11 @@ export const OdOrder = Type.Object(
       orderAmount: OdOrderPrice,
     }),
     payments: Type.Object({ prepaid: Type.Number(), pending: Type.Number(), methods: Type.Array(OdPaymentMethod) }),
+    weighingAdjustment: Opt(
+      Type.Object(OdOrderPrice.properties, {
+        description: 'Not in Open Delivery (D38): once weighed, what the platform settles of a prepaid order',
+      }),
+    ),
     taxInvoice: Opt(Type.Object({ issued: Opt(Type.Boolean()), taxInvoiceURL: Opt(Type.String()) })),
     customer: Opt(
       Type.Object({

@@ -6,6 +6,7 @@ import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import type { CatalogService } from '../catalog/index.js';
 import { SyncView } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
+import { registerCutRoutes } from './operator-cuts-routes.js';
 import { ListQuery, MerchantIdParams } from './operator-schemas.js';
 
 const HandMadeCategory = Type.Object({
@@ -140,4 +141,7 @@ export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
       return reply.code(202).send({ syncId, status: 'PROCESSING' as const });
     },
   );
+
+  // D37: a product's cuts and spices.
+  await registerCutRoutes(app, { merchants, catalog });
 };

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
 import { encodeTimeCursor, page } from '../../lib/cursor.js';
 import { notFound } from '../../lib/errors.js';
+import { toNumber } from '../../lib/money.js';
 import { setNextLink } from '../../lib/pagination.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
@@ -18,6 +19,7 @@ import {
   MerchantHistoryEntry,
   MerchantIdParams,
   MerchantSummary,
+  UpdatedMerchant,
   UpdateIntegrationKeyBody,
   UpdateMerchantBody,
 } from './operator-schemas.js';
@@ -127,6 +129,7 @@ export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchant
           presence: presence.get(k.id) as Static<typeof KeyPresence>,
         })),
         lastCatalogSync,
+        weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
       };
     },
   );
@@ -175,13 +178,16 @@ export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchant
     {
       schema: {
         tags: ['operator'],
-        summary: 'Rename a merchant or switch its order-receiving status',
+        summary: 'Rename a merchant, switch its order-receiving status or set its weighing tolerance (D38)',
         params: MerchantIdParams,
         body: UpdateMerchantBody,
-        response: { 200: MerchantSummary, ...errorResponses(400, 401, 404) },
+        response: { 200: UpdatedMerchant, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => toMerchantSummary(await merchants.updateMerchant(request.params.merchantId, request.body)),
+    async (request) => {
+      const m = await merchants.updateMerchant(request.params.merchantId, request.body);
+      return { ...toMerchantSummary(m), weighingTolerancePercent: toNumber(m.weighing_tolerance_percent) };
+    },
   );
 
   app.post(

@@ -15,6 +15,7 @@ import {
   type OrdersService,
   TrackingBody,
   toOperatorOrderView,
+  WeighingView,
 } from '../orders/index.js';
 import { WebhookDelivery } from '../webhooks/index.js';
 import { ListQuery, MerchantIdParams } from './operator-schemas.js';
@@ -58,6 +59,8 @@ const OperatorOrderDetail = Type.Object({
   ),
   logisticsUpdates: Type.Array(LogisticsUpdateView),
   webhookDeliveries: Type.Array(WebhookDelivery),
+  /** D38: every weighing, oldest first. */
+  weighings: Type.Array(WeighingView),
 });
 
 type OrderRow = Awaited<ReturnType<OrdersService['listOrders']>>[number];
@@ -168,18 +171,19 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
     {
       schema: {
         tags,
-        summary: 'An order with its delivery code, event timeline, tracking, logistics updates and webhooks',
+        summary: 'An order with its delivery code, event timeline, tracking, weighings, logistics updates and webhooks',
         params: OrderIdParams,
         response: { 200: OperatorOrderDetail, ...errorResponses(400, 401, 404) },
       },
     },
     async (request) => {
       const row = await orders.getAnyOrder(request.params.orderId);
-      const [timeline, tracking, logisticsUpdates, webhookDeliveries] = await Promise.all([
+      const [timeline, tracking, logisticsUpdates, webhookDeliveries, weighings] = await Promise.all([
         events.timeline(row.id),
         orders.listTracking(row.id),
         deps.logisticsUpdates ? deps.logisticsUpdates(row.id) : Promise.resolve([]),
         deps.webhookDeliveries ? deps.webhookDeliveries(row.id) : Promise.resolve([]),
+        orders.listWeighings(row.id),
       ]);
       return {
         ...toOperatorOrderView(row),
@@ -192,6 +196,7 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
         })),
         logisticsUpdates,
         webhookDeliveries,
+        weighings,
       };
     },
   );

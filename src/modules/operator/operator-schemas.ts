@@ -71,6 +71,7 @@ export const MerchantDetail = Type.Object({
   }),
   integrationKeys: Type.Array(IntegrationKeySummary),
   lastCatalogSync: Type.Union([SyncView, Type.Null()]),
+  weighingTolerancePercent: Type.Number({ minimum: 0, maximum: 100 }),
 });
 
 export const CreateMerchantBody = Type.Object({
@@ -82,6 +83,16 @@ export const CreateMerchantBody = Type.Object({
 export const UpdateMerchantBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   status: Type.Optional(Status),
+  weighingTolerancePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+});
+
+/** D38: the ± share of the ordered quantity a weighing may differ by. */
+const WeighingTolerancePercent = Type.Number({ minimum: 0, maximum: 100 });
+
+/** PATCH /admin/v1/merchants/{id}: the merchant with its weighing tolerance (D38). */
+export const UpdatedMerchant = Type.Object({
+  ...MerchantSummary.properties,
+  weighingTolerancePercent: WeighingTolerancePercent,
 });
 
 export const CreatedIntegrationKey = Type.Object({

@@ -8,8 +8,21 @@ export {
   platformActions,
 } from './order-state.js';
 export { toOperatorOrderView, toOrderView } from './order-view.js';
+export {
+  DEFAULT_WEIGHING_TOLERANCE_PERCENT,
+  type OrderWeighed,
+  WEIGHT_DECIMALS,
+  type WeighingListener,
+} from './order-weighing.js';
 export type { OrderRow } from './orders-repository.js';
 export { ordersRoutes } from './orders-routes.js';
-export { CreateOrderBody, OperatorOrder, OperatorOrderSummary, Order, TrackingBody } from './orders-schemas.js';
+export {
+  CreateOrderBody,
+  OperatorOrder,
+  OperatorOrderSummary,
+  Order,
+  TrackingBody,
+  WeighingView,
+} from './orders-schemas.js';
 export { createOrdersService, type OrdersService } from './orders-service.js';
 export { ORDERING_APP_VERSIONS, versionsRoutes } from './versions-routes.js';

@@ -29,6 +29,7 @@ function odItem(item: StoredOrderItem, merchantId: string, orderId: string, inde
     externalCode: linked ? item.id : item.externalCode,
     unit: item.unit,
     quantity: item.quantity,
+    ...(item.orderedQuantity !== undefined ? { orderedQuantity: item.orderedQuantity } : {}),
     ...(item.specialInstructions ? { specialInstructions: item.specialInstructions } : {}),
     unitPrice: item.unitPrice,
     originalPrice: item.originalPrice,
@@ -68,6 +69,7 @@ export function toOpenDeliveryOrderView(row: OrderViewRow): OdOrderView {
     discounts: doc.discounts,
     total: doc.total,
     payments: doc.payments,
+    ...(doc.weighingAdjustment ? { weighingAdjustment: doc.weighingAdjustment } : {}),
     customer: {
       id: customer.id,
       name: customer.name,

@@ -15,6 +15,7 @@ import {
   type ProgressAction,
   progressAllowed,
 } from './order-state.js';
+import type { OrderWeighed, WeighingListener, WeighingOutcome } from './order-weighing.js';
 import type { CancellationRequest, OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
 
@@ -68,6 +69,8 @@ export interface Plan {
   state?: Partial<OrderState>;
   events: PlannedEvent[];
   tracking?: { keyId: string | null; body: unknown };
+  /** D38: a weighing rewrites the document and its totals; it raises no event (no state, no events). */
+  weighing?: { keyId: string | null; outcome: WeighingOutcome };
 }
 
 /**
@@ -82,8 +85,55 @@ export function ownedOrNotFound<T extends { merchant_id: string }>(
   return order;
 }
 
-export function createOrderChanges(deps: { db: Db; clock: Clock; events: EventsService }) {
+export function createOrderChanges(deps: {
+  db: Db;
+  clock: Clock;
+  events: EventsService;
+  /** D38: called in each weighing's transaction (the platform feed's WEIGHED item). */
+  weighingListeners?: WeighingListener[];
+}) {
   const { db, clock, events } = deps;
+  const weighingListeners = deps.weighingListeners ?? [];
+
+  /** D38: the weighed document (compare-and-set), its timeline entry, then its listeners. */
+  async function applyWeighing(tx: Queryable, order: OrderRow, weighing: NonNullable<Plan['weighing']>) {
+    const { outcome, keyId } = weighing;
+    const at = clock.now();
+    const written = await repo.updateWeighedOrderIfVersion(
+      tx,
+      order.id,
+      order.version,
+      { document: outcome.document, ...outcome.totals },
+      at,
+    );
+    if (!written) throw new VersionConflict();
+    const id = newId();
+    await repo.insertWeighing(tx, {
+      id,
+      orderId: order.id,
+      key_id: keyId,
+      lines: outcome.lines,
+      items_price_before: String(outcome.itemsPriceBefore.value),
+      items_price_after: outcome.totals.itemsPrice,
+      order_amount_after: outcome.totals.orderAmount,
+      weighing_adjustment: outcome.weighingAdjustment,
+      weighed_at: at,
+    });
+    const weighed: OrderWeighed = {
+      id,
+      merchantId: order.merchant_id,
+      orderId: order.id,
+      occurredAt: at,
+      keyId,
+      data: {
+        lines: outcome.lines,
+        itemsPriceBefore: outcome.itemsPriceBefore,
+        itemsPriceAfter: outcome.itemsPriceAfter,
+        weighingAdjustment: outcome.weighingAdjustment,
+      },
+    };
+    for (const listener of weighingListeners) await listener(tx, weighed);
+  }
 
   async function loadOwned(q: Queryable, orderId: string, merchantId: string | undefined): Promise<OrderRow> {
     return ownedOrNotFound(await repo.findOrder(q, orderId), merchantId);
@@ -91,6 +141,7 @@ export function createOrderChanges(deps: { db: Db; clock: Clock; events: EventsS
 
   /** Writes one decided change: compare-and-set of the state, tracking, then the events. */
   async function applyPlan(tx: Queryable, order: OrderRow, plan: Plan): Promise<void> {
+    if (plan.weighing) return applyWeighing(tx, order, plan.weighing);
     const current = repo.stateOf(order);
     const polled = plan.events.filter((e) => e.polled !== false).map((e) => e.eventType);
     const next: OrderState = {

@@ -1,10 +1,12 @@
 // Turns the operator's order body into the stored order document (operator-api.md#orders):
 // items resolved from the catalog, totals computed (never trusted from input) with exact
-// decimal arithmetic (D9), plausible defaults for what is left out. Pure: no I/O.
+// decimal arithmetic (D9), plausible defaults for what is left out. Pure: no I/O. Size: one
+// part of the order after the other (items with their cut, fees, discounts, payments, address),
+// read top to bottom beside operator-api.md#orders.
 import type { Static } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
 import { Decimal } from '../../lib/money.js';
-import type { ProductRow } from '../catalog/index.js';
+import type { Cut, ProductRow } from '../catalog/index.js';
 import { BRANDED_METHODS, type CreateOrderBody, type Order, type OrderItem } from './orders-schemas.js';
 
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
@@ -52,6 +54,8 @@ export interface IntakeContext {
   appId: string;
   merchant: { id: string; name: string };
   products: ProductRow[];
+  /** D37: the cuts of those products, by product id (products without cuts are absent). */
+  cuts?: Map<string, Cut[]>;
   /** Earlier orders of this customer at the merchant (spec 2.6 ordersCountOnMerchant). */
   ordersCountOnMerchant: number;
   newId: () => string;
@@ -83,6 +87,7 @@ export function buildOrder(input: CreateOrderInput, ctx: IntakeContext): BuiltOr
     if (product.status !== 'AVAILABLE') throw badRequest(`${at} names an UNAVAILABLE product`);
     const q = quantity(item.quantity, product.unit, `${at}.quantity`, 'product');
     const unitPrice = new Decimal(product.price);
+    const cut = item.cutId === undefined ? undefined : cutOption(product, item.cutId, ctx.cuts, `${at}.cutId`);
     const options = (item.options ?? []).map((o, j) => {
       const oat = `${at}.options[${j}]`;
       const unit = o.unit ?? 'UN';
@@ -115,15 +120,18 @@ export function buildOrder(input: CreateOrderInput, ctx: IntakeContext): BuiltOr
         unitPrice: price(unitPrice),
         originalPrice: price(unitPrice),
         totalPrice: price(total),
-        options: options.map((o) => ({
-          id: o.id,
-          name: o.name,
-          externalCode: o.externalCode,
-          unit: o.unit,
-          quantity: o.quantity.toNumber(),
-          unitPrice: price(o.unitPrice),
-          totalPrice: price(o.total),
-        })),
+        options: [
+          ...(cut ? [cut] : []),
+          ...options.map((o) => ({
+            id: o.id,
+            name: o.name,
+            externalCode: o.externalCode,
+            unit: o.unit,
+            quantity: o.quantity.toNumber(),
+            unitPrice: price(o.unitPrice),
+            totalPrice: price(o.total),
+          })),
+        ],
       },
     };
   });
@@ -266,6 +274,24 @@ export function buildOrder(input: CreateOrderInput, ctx: IntakeContext): BuiltOr
       discount: discount.toFixed(),
       orderAmount: orderAmount.toFixed(),
     },
+  };
+}
+
+/**
+ * D37: the chosen cut as the item's first option, free of charge, named "cut – spice", with the
+ * cut's id (a POS matches it against GET /v1/merchant; Open Delivery software just shows it).
+ */
+function cutOption(product: ProductRow, cutId: string, cuts: Map<string, Cut[]> | undefined, field: string) {
+  const cut = cuts?.get(product.id)?.find((c) => c.id === cutId);
+  if (!cut) throw badRequest(`${field} is not a cut of this item's product`);
+  return {
+    id: cut.id,
+    name: cut.spice ? `${cut.name} – ${cut.spice.name}` : cut.name,
+    externalCode: cut.id,
+    unit: 'UN' as const,
+    quantity: 1,
+    unitPrice: price(new Decimal(0)),
+    totalPrice: price(new Decimal(0)),
   };
 }
 

@@ -161,6 +161,69 @@ export async function updateOrderIfVersion(
   return rowCount === 1;
 }
 
+/**
+ * D38: a weighing's compare-and-set: the new document and the two totals it changes, only if no
+ * other change of the order got there first (false then).
+ */
+export async function updateWeighedOrderIfVersion(
+  db: Queryable,
+  id: string,
+  version: number,
+  w: { document: OrderDocument; itemsPrice: string; orderAmount: string },
+  at: Date,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE orders SET document = $3::jsonb, items_price = $4::numeric, order_amount = $5::numeric,
+            version = version + 1, updated_at = $6
+      WHERE id = $1 AND version = $2`,
+    [id, version, JSON.stringify(w.document), w.itemsPrice, w.orderAmount, at],
+  );
+  return rowCount === 1;
+}
+
+export interface WeighingRow {
+  id: string;
+  order_id: string;
+  key_id: string | null;
+  lines: Array<{ index: number; orderedQuantity: number; quantity: number }>;
+  items_price_before: string;
+  items_price_after: string;
+  order_amount_after: string;
+  weighing_adjustment: { value: number; currency: string } | null;
+  weighed_at: Date;
+}
+
+export async function insertWeighing(db: Queryable, w: Omit<WeighingRow, 'order_id'> & { orderId: string }) {
+  await db.query(
+    `INSERT INTO order_weighings (id, order_id, key_id, lines, items_price_before, items_price_after,
+                                  order_amount_after, weighing_adjustment, weighed_at)
+     VALUES ($1, $2, $3, $4::jsonb, $5::numeric, $6::numeric, $7::numeric, $8::jsonb, $9)`,
+    [
+      w.id,
+      w.orderId,
+      w.key_id,
+      JSON.stringify(w.lines),
+      w.items_price_before,
+      w.items_price_after,
+      w.order_amount_after,
+      w.weighing_adjustment ? JSON.stringify(w.weighing_adjustment) : null,
+      w.weighed_at,
+    ],
+  );
+}
+
+/** An order's weighings, oldest first (its timeline, D38). */
+export async function listWeighings(db: Queryable, orderId: string): Promise<WeighingRow[]> {
+  const { rows } = await db.query<WeighingRow>(
+    `SELECT id, order_id, key_id, lines, items_price_before::text AS items_price_before,
+            items_price_after::text AS items_price_after, order_amount_after::text AS order_amount_after,
+            weighing_adjustment, weighed_at
+       FROM order_weighings WHERE order_id = $1 ORDER BY position`,
+    [orderId],
+  );
+  return rows;
+}
+
 export async function countCustomerOrders(db: Queryable, merchantId: string, customerId: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM orders WHERE merchant_id = $1 AND customer_id = $2',
@@ -246,10 +309,12 @@ export async function finishedOrdersToPrune(db: Queryable, before: Date, limit: 
   return rows.map((r) => r.id);
 }
 
-/** The order's own history (tracking), and the mark that its history is pruned. */
+/** The order's own history (tracking, weighings), and the mark that its history is pruned. */
 export async function pruneOrderHistory(db: Queryable, orderIds: string[], at: Date): Promise<number> {
   if (orderIds.length === 0) return 0;
   const tracking = await db.query('DELETE FROM order_tracking WHERE order_id = ANY($1::uuid[])', [orderIds]);
+  // D38: the weighings' timeline entries are history too; the document keeps their result.
+  await db.query('DELETE FROM order_weighings WHERE order_id = ANY($1::uuid[])', [orderIds]);
   await db.query('UPDATE orders SET history_pruned_at = $2 WHERE id = ANY($1::uuid[])', [orderIds, at]);
   return tracking.rowCount;
 }

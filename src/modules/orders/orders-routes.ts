@@ -23,6 +23,7 @@ import {
   RequestCancellationBody,
   TrackingBody,
   ValidateCodeBody,
+  WeighingBody,
 } from './orders-schemas.js';
 import type { OrdersService } from './orders-service.js';
 
@@ -238,6 +239,29 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     async (request, reply) => {
       await orders.updateDetails(request.principal, request.params.orderId, request.body);
       return sendNoBody(reply, 200);
+    },
+  );
+
+  app.post(
+    '/orders/:orderId/weighing',
+    {
+      schema: {
+        ...common,
+        summary: 'The weighed kilograms of KG lines (D38); the prices follow the real weight',
+        description:
+          'Allowed from CONFIRMED until READY_FOR_PICKUP or DISPATCHED, and repeatable until then (the last ' +
+          'weighing of a line counts). A UN line, an index out of range or a weight outside the merchant’s ' +
+          'tolerance (±20 % of the ordered quantity unless the platform set another) is a 400 naming ' +
+          '`items[i].quantity` with the allowed range, and nothing of the request is applied. The order then ' +
+          'shows the weight as `quantity`, the ordered one as `orderedQuantity`, the recomputed totals, and ' +
+          `for a prepaid order the platform’s \`weighingAdjustment\`. ${OdProfileNote}`,
+        body: WeighingBody,
+        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
+      },
+    },
+    async (request, reply) => {
+      await orders.weigh(request.principal, request.params.orderId, request.body);
+      return sendNoBody(reply, 202);
     },
   );
 

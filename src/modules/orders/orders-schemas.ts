@@ -95,6 +95,8 @@ export const OrderItem = Type.Object({
   externalCode: Type.String(),
   unit: Unit,
   quantity: Type.Number(),
+  /** D38: once the line is weighed, `quantity` is the weight and this the quantity ordered. */
+  orderedQuantity: Type.Optional(Type.Number()),
   specialInstructions: Type.Optional(Type.String()),
   unitPrice: Price,
   originalPrice: Price,
@@ -133,6 +135,8 @@ const orderProperties = {
     ordersCountOnMerchant: Type.Integer(),
   }),
   payments: Type.Object({ prepaid: Type.Number(), pending: Type.Number(), methods: Type.Array(PaymentMethod) }),
+  /** D38: once weighed, what the platform settles of a prepaid order (+ to charge, − to refund). */
+  weighingAdjustment: Type.Optional(Price),
   delivery: Type.Optional(
     Type.Object({
       deliveredBy: Type.Literal('MERCHANT'),
@@ -195,6 +199,8 @@ export const CreateOrderBody = Type.Object({
     Type.Object({
       productId: Type.Optional(Uuid()),
       pdvId: Type.Optional(Text(100)),
+      /** D37: one cut of this item's product, shown as the first of its options. */
+      cutId: Type.Optional(Text(100)),
       quantity: Type.Number(),
       specialInstructions: Type.Optional(Type.String({ maxLength: 1000 })),
       options: Type.Optional(
@@ -383,6 +389,17 @@ export const DeliveryTrackingInfo = Type.Object({
 export const TrackingBody = Type.Object({ deliveryTrackingInfo: DeliveryTrackingInfo });
 export const ValidateCodeBody = Type.Object({ deliveryCode: Type.Optional(Type.String({ maxLength: 100 })) });
 
+/** POST /v1/orders/{orderId}/weighing (D38): the weighed kilograms of KG lines, by their index. */
+export const WeighingBody = Type.Object({
+  items: Type.Array(
+    Type.Object({
+      index: Type.Integer({ description: 'The line’s position in the order’s items, from 0' }),
+      quantity: Type.Number({ description: 'The weighed kilograms: more than 0, at most 3 decimals' }),
+    }),
+    { minItems: 1, maxItems: 200 },
+  ),
+});
+
 // ---- operator ------------------------------------------------------------------------------
 
 /** A cancellation request waiting for its answer (D7): the customer's, or the POS's with its mode. */
@@ -400,6 +417,18 @@ export const OperatorOrder = Type.Object({
   preparationTime: Type.Union([Type.Integer(), Type.Null()]),
   openCustomerCancellation: Type.Union([OpenCancellation, Type.Null()]),
   openPosCancellation: Type.Union([OpenCancellation, Type.Null()]),
+});
+
+/** D38: one weighing in the operator's view of an order (its timeline entry). */
+export const WeighingView = Type.Object({
+  id: Uuid(),
+  keyId: Type.Union([Uuid(), Type.Null()]),
+  weighedAt: DateTime(),
+  lines: Type.Array(Type.Object({ index: Type.Integer(), orderedQuantity: Type.Number(), quantity: Type.Number() })),
+  itemsPriceBefore: Price,
+  itemsPriceAfter: Price,
+  orderAmountAfter: Price,
+  weighingAdjustment: Type.Union([Price, Type.Null()]),
 });
 
 export const OperatorOrderSummary = Type.Object({

@@ -1,7 +1,10 @@
 // The order use cases: intake, the POS's actions (spec 4.6–4.12, D6, D29), the logistics
 // partner's moves and the platform's side. Every change goes through order-changes.ts (one
-// transaction, compare-and-set, the rules of D7).
+// transaction, compare-and-set, the rules of D7). Size: one short function per action of the POS,
+// the logistics partner and the platform, each deciding over order-changes.ts; the weighing's
+// arithmetic lives in order-weighing.ts.
 import { randomInt } from 'node:crypto';
+import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
@@ -10,7 +13,7 @@ import { decodeTimeCursor } from '../../lib/cursor.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isOpenDelivery, type Principal } from '../auth/index.js';
-import { findProductsByRefs } from '../catalog/index.js';
+import { findCutsOfProducts, findProductsByRefs } from '../catalog/index.js';
 import type { EventsService, OrderEventType } from '../events/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { OD_DENY_CANCELLATION_CODES } from '../opendelivery/index.js';
@@ -31,9 +34,10 @@ import {
   nextStatus,
   type OrderStatus,
 } from './order-state.js';
+import { type WeighingLineInput, type WeighingListener, weighOrder } from './order-weighing.js';
 import type { OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
-import { CANCELLATION_CODES } from './orders-schemas.js';
+import { CANCELLATION_CODES, type WeighingView } from './orders-schemas.js';
 
 const OD_ONLY_DENY_CODES = new Set<string>(OD_DENY_CANCELLATION_CODES);
 
@@ -45,10 +49,17 @@ export function createOrdersService(deps: {
   config: Pick<Config, 'appId'>;
   events: EventsService;
   merchants: Pick<MerchantsService, 'requireMerchant'>;
+  /** D38: called in each weighing's transaction, as `eventListeners` are for events (outbox). */
+  weighingListeners?: WeighingListener[];
 }) {
   const { db, clock, config, events } = deps;
 
-  const { loadOwned, applyPlan, change, lifecycle, progress, cancelled } = createOrderChanges({ db, clock, events });
+  const { loadOwned, applyPlan, change, lifecycle, progress, cancelled } = createOrderChanges({
+    db,
+    clock,
+    events,
+    weighingListeners: deps.weighingListeners,
+  });
 
   return {
     /** POST /admin/v1/merchants/{merchantId}/orders (operator-api.md#orders): emits CREATED. */
@@ -59,6 +70,13 @@ export function createOrdersService(deps: {
       const ids = input.items.flatMap((i) => (i.productId ? [i.productId] : []));
       const pdvIds = input.items.flatMap((i) => (i.pdvId !== undefined ? [i.pdvId] : []));
       const products = await findProductsByRefs(db, merchantId, { ids, pdvIds });
+      // D37: the cuts an item may name, only when some item names one.
+      const cuts = input.items.some((i) => i.cutId !== undefined)
+        ? await findCutsOfProducts(
+            db,
+            products.map((p) => p.id),
+          )
+        : undefined;
       const ordersCount = input.customer?.id ? await repo.countCustomerOrders(db, merchantId, input.customer.id) : 0;
       const orderId = newId();
       const now = clock.now();
@@ -68,6 +86,7 @@ export function createOrdersService(deps: {
         appId: config.appId,
         merchant: { id: merchant.id, name: merchant.name },
         products,
+        cuts,
         ordersCountOnMerchant: ordersCount,
         newId,
         randomDigits,
@@ -97,6 +116,36 @@ export function createOrdersService(deps: {
     listOrders: (filter: Omit<repo.OrderListFilter, 'after'> & { cursor?: string }) =>
       repo.listOrders(db, { ...filter, after: decodeTimeCursor(filter.cursor) }),
     listTracking: (orderId: string) => repo.listTracking(db, orderId),
+    /** D38: the order's weighings, oldest first (its timeline), as the operator reads them. */
+    async listWeighings(orderId: string): Promise<Array<Static<typeof WeighingView>>> {
+      const brl = (value: string) => ({ value: Number(value), currency: 'BRL' });
+      return (await repo.listWeighings(db, orderId)).map((w) => ({
+        id: w.id,
+        keyId: w.key_id,
+        weighedAt: w.weighed_at.toISOString(),
+        lines: w.lines,
+        itemsPriceBefore: brl(w.items_price_before),
+        itemsPriceAfter: brl(w.items_price_after),
+        orderAmountAfter: brl(w.order_amount_after),
+        weighingAdjustment: w.weighing_adjustment,
+      }));
+    },
+
+    /**
+     * D38: the weighed kilograms of KG lines. Allowed while CONFIRMED (until READY_FOR_PICKUP or
+     * DISPATCHED, or a takeout's PICKED_UP), repeatable (the last weighing of a line counts); a
+     * broken rule applies nothing. A compare-and-set like every other change, so a weighing and
+     * a dispatch racing each other leave one outcome.
+     */
+    async weigh(principal: Principal, orderId: string, body: { items: WeighingLineInput[] }) {
+      const merchant = await deps.merchants.requireMerchant(principal.merchantId);
+      return change(orderId, principal.merchantId, (order) => {
+        if (order.status !== 'CONFIRMED') throw refused(principal, `Order is ${order.status}`);
+        if (order.event_types.includes('PICKED_UP')) throw refused(principal, 'Order is PICKED_UP');
+        const outcome = weighOrder(order.document, body.items, merchant.weighing_tolerance_percent);
+        return { events: [], weighing: { keyId: principal.keyId, outcome } };
+      });
+    },
 
     /** Spec 4.7. */
     confirm(principal: Principal, orderId: string, body: { orderExternalCode: string; preparationTime?: number }) {

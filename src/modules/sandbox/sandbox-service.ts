@@ -98,6 +98,12 @@ export function createSandboxService(deps: SandboxDeps) {
       await deps.merchants.requireMerchant(merchantId);
     },
 
+    /** D38: the indexes of an order's lines sold by KG (what a POS weighs; homologation grades it). */
+    async kgLinesOf(orderId: string): Promise<number[]> {
+      const order = await orders.getAnyOrder(orderId);
+      return order.document.items.flatMap((item, index) => (item.unit === 'KG' ? [index] : []));
+    },
+
     /** GET …/sandbox/scenarios: every scenario with what it raises. */
     listScenarios(): Array<Static<typeof ScenarioSummary>> {
       return SCENARIOS.map((s) => ({

@@ -47,6 +47,7 @@ describe('scenario definitions', () => {
     ['takeout', ['CREATED'], []],
     ['cash-with-change', ['CREATED'], []],
     ['kg-items', ['CREATED'], []],
+    ['weighing', ['CREATED'], []],
     ['customer-cancellation', ['CREATED', 'ORDER_CANCELLATION_REQUEST'], ['ORDER_CANCELLATION_REQUEST']],
     [
       'late-customer-cancellation',
@@ -122,6 +123,20 @@ describe('planOrder', () => {
       { productId: 'fraldinha', quantity: 0.5 },
       { productId: 'linguica', quantity: 2.75 },
     ]);
+  });
+
+  it('picks the first cut of a product that has cuts (D37); weighing orders only KG products', () => {
+    const withCuts = CATALOG.map((p) => (p.id === 'picanha' ? { ...p, cuts: [{ id: 'bife' }, { id: 'inteira' }] } : p));
+    expect(planOrder(scenario('weighing'), withCuts, NOW).items).toEqual([
+      { productId: 'picanha', quantity: 1.25, cutId: 'bife' },
+      { productId: 'fraldinha', quantity: 0.5 },
+      { productId: 'linguica', quantity: 2.75 },
+    ]);
+    expect(planOrder(scenario('delivery-instant'), withCuts, NOW).items[0]).toEqual({
+      productId: 'picanha',
+      quantity: 1.25,
+      cutId: 'bife',
+    });
   });
 
   it('a catalog of one unit only: the first two products of it', () => {

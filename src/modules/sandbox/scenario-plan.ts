@@ -15,6 +15,8 @@ export interface CatalogProduct {
   price: number;
   unit: 'KG' | 'UN';
   status: 'AVAILABLE' | 'UNAVAILABLE';
+  /** D37: the product's cuts, when it has any; the order picks the first. */
+  cuts?: Array<{ id: string }>;
 }
 
 /** What the customer buys of a KG product, in kilograms (D9: 1.25 = 1 kg 250 g). */
@@ -88,7 +90,12 @@ export function planOrder(scenario: ScenarioDefinition, products: CatalogProduct
   const fee = shape.type === 'DELIVERY' ? DELIVERY_FEE : 0;
   const body: OrderInput = {
     type: shape.type,
-    items: items.map(({ product, quantity }) => ({ productId: product.id, quantity })),
+    // D37: sandbox orders choose a cut where the product has cuts.
+    items: items.map(({ product, quantity }) => ({
+      productId: product.id,
+      quantity,
+      ...(product.cuts?.length ? { cutId: product.cuts[0].id } : {}),
+    })),
     customer: { name: shape.customerName },
     otherFees:
       shape.type === 'DELIVERY'

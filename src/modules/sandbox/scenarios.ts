@@ -87,6 +87,16 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
     steps: [],
   },
   {
+    name: 'weighing',
+    description:
+      'An order of cuts sold by weight (unit KG), with the cut the customer chose where the product has cuts, ' +
+      'paid online: confirm it, weigh every KG line with POST /v1/orders/{orderId}/weighing (within ±20 % of the ' +
+      'ordered kilograms unless the platform set another tolerance), then mark it ready. The line totals and the ' +
+      'order amount follow the weights, and the prepaid difference shows as weighingAdjustment.',
+    order: { ...instantDelivery('Lúcia Barros'), items: 'KG' },
+    steps: [],
+  },
+  {
     name: 'customer-cancellation',
     description:
       'A DELIVERY order, then the customer asks to cancel it (ORDER_CANCELLATION_REQUEST): answer with ' +

@@ -55,6 +55,21 @@ export const FIELD_DOCS: Record<string, string> = {
   'customer.id': 'The customer’s id at the marketplace.',
   'deliveryPerson.id': 'The courier’s id in the POS or the logistics partner.',
   'cuts.id': 'The cut’s id.',
+  // ---- butchery: cuts and weighing
+  cutId:
+    'One cut of this item’s product (as GET /v1/merchant lists it); shown as the item’s first option, free of charge.',
+  orderedQuantity:
+    'Once the line is weighed: the quantity the customer ordered (quantity is then the weighed kilograms).',
+  weighingAdjustment:
+    'Once weighed, what the platform settles of the prepaid part of the order: positive to charge, negative to refund.',
+  weighingTolerancePercent:
+    'How far a weighed KG line may be from the ordered quantity, ± in percent (0 to 100; default 20).',
+  weighings: 'Every weighing of the order, oldest first: the lines weighed and the totals before and after.',
+  weighedAt: 'When the weighing was applied.',
+  'weighings.lines': 'The lines this weighing weighed: index in the order’s items, ordered and weighed quantity.',
+  itemsPriceBefore: 'The order’s itemsPrice before this weighing.',
+  itemsPriceAfter: 'The order’s itemsPrice after this weighing.',
+  orderAmountAfter: 'The order’s orderAmount after this weighing.',
   merchantId: 'The merchant (the client_id of its integration keys).',
   merchantIds: 'The merchants this logistics app serves.',
   orderId: 'The order.',

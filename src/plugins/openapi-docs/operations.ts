@@ -105,6 +105,21 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'and the expected times; recorded for the order’s timeline, no event. Distances (distanceToPickup, ' +
       `distanceToDelivery) may be numbers or decimal strings, as Open Delivery sends them. ${REFUSED}`,
   },
+  postV1OrdersByOrderIdWeighing: {
+    summary: 'The weighed kilograms of KG lines; the prices follow the real weight',
+    description:
+      'A product sold by KG is ordered by an estimated weight; the butcher weighs the cut and sends the real weight ' +
+      '(kilograms, more than 0, at most 3 decimals) of each line by its index in the order’s items. Allowed once the ' +
+      'order is CONFIRMED and until it is READY_FOR_PICKUP or DISPATCHED; it may be repeated until then, the last ' +
+      'weighing of a line counting. The order then shows the weight as the line’s `quantity` and the ordered one as ' +
+      '`orderedQuantity`; the line’s `totalPrice` is its unit price × the weight rounded half up to cents (plus its ' +
+      'options); `itemsPrice` and `orderAmount` (itemsPrice + otherFees − discount) are recomputed; a PENDING payment ' +
+      'follows the new amount, and what no PENDING payment takes (a prepaid order) shows as `weighingAdjustment` ' +
+      '(positive: the platform charges it; negative: it refunds it). No event is raised. Errors: 400 naming ' +
+      '`items[i].quantity`, with the allowed range, for a UN line, an index that is not a line of the order or a ' +
+      'weight outside the merchant’s tolerance (±20 % of the ordered quantity unless the platform set another); ' +
+      `nothing of the request is applied then. ${REFUSED}`,
+  },
   getV1EventsPolling: {
     summary: 'Pending events of the calling integration key, oldest first; 204 when none',
     description:
@@ -178,8 +193,10 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   },
   patchAdminV1MerchantsByMerchantId: {
     description:
-      'Renames a merchant or switches whether it receives orders (status AVAILABLE or UNAVAILABLE); each switch is ' +
-      'kept in the merchant’s history. Audited. Errors: 400 for an empty change; 404.',
+      'Renames a merchant, switches whether it receives orders (status AVAILABLE or UNAVAILABLE; each switch is ' +
+      'kept in the merchant’s history) or sets its weighing tolerance: how far, in percent of the ordered ' +
+      'quantity, a weighed KG line may be from what the customer ordered (0 to 100, default 20). Audited. Errors: ' +
+      '400 for an empty change or a tolerance outside 0–100 or with more than 2 decimals; 404.',
   },
   getAdminV1MerchantsByMerchantIdHistory: {
     description: 'Each change of the merchant’s order-receiving switch: when, from what to what, by whom. Errors: 404.',
@@ -197,6 +214,27 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
     description:
       'A product made in the panel, not linked to the POS: a catalog upload never removes it. Errors: 400 (price, ' +
       'unit KG or UN); 404 for the merchant or the category.',
+  },
+  getAdminV1MerchantsByMerchantIdProductsByProductId: {
+    description:
+      'One product of the merchant with its cuts and spices, in the order they were added. Errors: 404 for the ' +
+      'merchant or the product.',
+  },
+  getAdminV1MerchantsByMerchantIdProductsByProductIdCuts: {
+    description: 'The cuts of one product (each with its spice or null), in the order they were added. Errors: 404.',
+  },
+  postAdminV1MerchantsByMerchantIdProductsByProductIdCuts: {
+    description:
+      'Adds a cut the customer can choose for this product (“Bife”), with an optional spice (“Alho”). Ids are made ' +
+      'when left out. GET /v1/merchant lists it on its product at once; an order item names it with `cutId` and ' +
+      'shows it as its first option. A catalog upload never writes or removes cuts, except that a product the ' +
+      'upload removes takes its cuts with it. Audited. Errors: 400 naming the field (an empty name); 404 for the ' +
+      'merchant or the product; 409 when the product already has a cut with that id.',
+  },
+  deleteAdminV1MerchantsByMerchantIdProductsByProductIdCutsByCutId: {
+    description:
+      'Removes a cut from the product; orders already placed with it keep showing it. Audited. Errors: 404 for the ' +
+      'merchant, the product or the cut.',
   },
   getAdminV1MerchantsByMerchantIdCatalogSyncs: {
     description:
@@ -221,8 +259,10 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   postAdminV1MerchantsByMerchantIdOrders: {
     description:
       'Hands in an order as the marketplace does when a customer orders (sandbox and integration tests): items from ' +
-      'the merchant’s products, payment, delivery or takeout, schedule. Raises CREATED. Errors: 400 (an unknown or ' +
-      'unavailable product, amounts that do not add up); 404; 409 when the merchant does not receive orders.',
+      'the merchant’s products (each with an optional `cutId`, one of the product’s cuts, shown as the item’s first ' +
+      'option), payment, delivery or takeout, schedule. Raises CREATED. Errors: 400 (an unknown or unavailable ' +
+      'product, a cut of another product, amounts that do not add up); 404; 409 when the merchant does not receive ' +
+      'orders.',
   },
   getAdminV1MerchantsByMerchantIdOrders: {
     description: 'A page of the merchant’s orders, newest first, with status and last event. Errors: 404.',
@@ -230,7 +270,7 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
   getAdminV1OrdersByOrderId: {
     description:
       'Everything about an order for support: the order with its delivery code, every event and who acknowledged ' +
-      'it, tracking updates, logistics updates, and every webhook delivery with its attempts. Errors: 404.',
+      'it, tracking updates, weighings, logistics updates, and every webhook delivery with its attempts. Errors: 404.',
   },
   postAdminV1OrdersByOrderIdCustomerCancellation: {
     description:

@@ -1,0 +1,141 @@
+// D37 (operator-api.md#third-round-the-platform-feed-cuts-weighing): a product's cuts and spices, and the product with them.
+// Registered by operator-catalog-routes.ts, inside the operator scope and its role rules.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { toNumber } from '../../lib/money.js';
+import { errorResponses, NoContent, Status, Uuid } from '../../lib/schemas.js';
+import type { CatalogService } from '../catalog/index.js';
+import type { MerchantsService } from '../merchants/index.js';
+
+const Id = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
+const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+
+export const CutView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  spice: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
+});
+
+const CutBody = Type.Object({
+  id: Type.Optional(Id('The cut’s id, matched by POS software against order options; a uuid is made when left out')),
+  name: Name('The cut’s name, as the customer chooses it (“Bife”)'),
+  spice: Type.Optional(
+    Type.Object({
+      id: Type.Optional(Id('The spice’s id; a uuid is made when left out')),
+      name: Name('The spice’s name (“Alho”)'),
+    }),
+  ),
+});
+
+const ProductId = () => Uuid({ description: 'The product: its internal id, as GET /v1/merchant lists it' });
+const ProductParams = Type.Object({ merchantId: Uuid(), productId: ProductId() });
+
+const ProductDetail = Type.Object({
+  id: Uuid(),
+  pdv_external_id: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  description: Type.String(),
+  price: Type.Number(),
+  unit: Type.Enum(['KG', 'UN']),
+  status: Status,
+  externalCode: Type.String(),
+  ean: Type.String(),
+  cuts: Type.Array(CutView),
+});
+
+const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: CatalogService }> = async (
+  app,
+  { merchants, catalog },
+) => {
+  const tags = ['operator'];
+
+  app.get(
+    '/merchants/:merchantId/products/:productId',
+    {
+      schema: {
+        tags,
+        summary: 'A product with its cuts and spices (D37)',
+        params: ProductParams,
+        response: { 200: ProductDetail, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { merchantId, productId } = request.params;
+      await merchants.requireMerchant(merchantId);
+      const p = await catalog.requireProduct(merchantId, productId);
+      return {
+        id: p.id,
+        pdv_external_id: p.pdv_external_id,
+        name: p.name,
+        description: p.description,
+        price: toNumber(p.price),
+        unit: p.unit,
+        status: p.status,
+        externalCode: p.external_code,
+        ean: p.ean,
+        cuts: await catalog.listCuts(merchantId, productId),
+      };
+    },
+  );
+
+  app.get(
+    '/merchants/:merchantId/products/:productId/cuts',
+    {
+      schema: {
+        tags,
+        summary: 'The cuts of a product, in the order they were added (D37)',
+        params: ProductParams,
+        response: { 200: Type.Array(CutView), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      await merchants.requireMerchant(request.params.merchantId);
+      return catalog.listCuts(request.params.merchantId, request.params.productId);
+    },
+  );
+
+  app.post(
+    '/merchants/:merchantId/products/:productId/cuts',
+    {
+      schema: {
+        tags,
+        summary: 'Add a cut (with an optional spice) to a product (D37)',
+        params: ProductParams,
+        body: CutBody,
+        response: { 201: CutView, ...errorResponses(400, 401, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await merchants.requireMerchant(request.params.merchantId);
+      const cut = await catalog.addCut(request.params.merchantId, request.params.productId, request.body);
+      return reply.code(201).send(cut);
+    },
+  );
+
+  app.delete(
+    '/merchants/:merchantId/products/:productId/cuts/:cutId',
+    {
+      schema: {
+        tags,
+        summary: 'Remove a cut from a product (D37); orders placed with it keep showing it',
+        params: Type.Object({ merchantId: Uuid(), productId: ProductId(), cutId: Id('The cut to remove') }),
+        response: { 204: NoContent, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const { merchantId, productId, cutId } = request.params;
+      await merchants.requireMerchant(merchantId);
+      await catalog.removeCut(merchantId, productId, cutId);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+/** Called by operatorCatalogRoutes, so the cuts share its scope (no registration of their own in app.ts). */
+export async function registerCutRoutes(
+  app: FastifyInstance,
+  deps: { merchants: MerchantsService; catalog: CatalogService },
+): Promise<void> {
+  await app.register(routes, deps);
+}
