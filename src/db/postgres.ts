@@ -78,8 +78,8 @@ export function openPostgres(options: PostgresOptions): Db {
     async listen(channel: string, handler: NotificationHandler, onReconnect?: () => void) {
       const { stop, firstAttempt, caughtUp } = listenWithReconnect(options, channel, handler, onReconnect);
       listeners.push(stop);
-      let ofChannel = caughtUpOf.get(channel);
-      if (!ofChannel) caughtUpOf.set(channel, (ofChannel = new Set()));
+      const ofChannel = caughtUpOf.get(channel) ?? new Set<() => Promise<void>>();
+      caughtUpOf.set(channel, ofChannel);
       ofChannel.add(caughtUp);
       // Wait for the first LISTEN, so a NOTIFY sent right after start() is not missed. If that
       // attempt fails, reconnects go on in the background and onReconnect covers the gap.
@@ -121,7 +121,12 @@ function listenWithReconnect(
 
   const connect = async () => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: 2000 });
+    // Named, so an operator (and a test) tells it apart in pg_stat_activity.
+    const c = new pg.Client({
+      connectionString: options.connectionString,
+      connectionTimeoutMillis: 2000,
+      application_name: `cleaver listen ${channel}`.slice(0, 63),
+    });
     c.on('error', (error) => {
       options.onError?.(error);
       scheduleReconnect(c);
@@ -171,20 +176,22 @@ function listenWithReconnect(
       return;
     }
     inFlight = true;
-    c.query('SELECT 1').then(
-      () => {
-        // Still the connection that listened all along: one that was lost and came back may
-        // have missed notifications (its onReconnect tells the caller to forget).
-        if (client === c) for (const w of batch) w.resolve();
-        else for (const w of batch) w.reject(new Error(`the connection listening on ${channel} changed`));
-      },
-      (error: Error) => {
-        for (const w of batch) w.reject(error);
-      },
-    ).finally(() => {
-      inFlight = false;
-      if (gathering.length > 0) roundTrip();
-    });
+    c.query('SELECT 1')
+      .then(
+        () => {
+          // Still the connection that listened all along: one that was lost and came back may
+          // have missed notifications (its onReconnect tells the caller to forget).
+          if (client === c) for (const w of batch) w.resolve();
+          else for (const w of batch) w.reject(new Error(`the connection listening on ${channel} changed`));
+        },
+        (error: Error) => {
+          for (const w of batch) w.reject(error);
+        },
+      )
+      .finally(() => {
+        inFlight = false;
+        if (gathering.length > 0) roundTrip();
+      });
   };
   const caughtUp = () =>
     new Promise<void>((resolve, reject) => {

@@ -93,8 +93,8 @@ export function createPendingKeys(deps: { db: Db; now?: () => number }): Pending
     },
     beginRead(keyId) {
       const read: PendingRead = { keyId, stale: !listening };
-      let ofKey = reads.get(keyId);
-      if (!ofKey) reads.set(keyId, (ofKey = new Set()));
+      const ofKey = reads.get(keyId) ?? new Set<PendingRead>();
+      reads.set(keyId, ofKey);
       ofKey.add(read);
       return read;
     },
