@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { money, negotiateLang, number, percent, quantity } from '../../src/console/i18n.js';
 import { en } from '../../src/console/messages/en.js';
 import { ptBR } from '../../src/console/messages/pt-BR.js';
+import { SCENARIOS } from '../../src/modules/sandbox/index.js';
 import { createSimpleOrder } from '../support/orders.js';
 import { adminHeaders, bearer } from '../support/test-app.js';
 import { closeAfterEach, setup } from '../support/webhook-kit.js';
@@ -192,6 +193,9 @@ describe('every page in Portuguese', () => {
     ];
     const customer = (await t.services.orders.getAnyOrder(order.id)).document.customer;
     data.push(customer.name, customer.phone.number, 'Balcão 2');
+    // The homologation run's scenario orders, listed on the orders page once they exist (how many
+    // depends on the run's pace, so all of their customers count as data).
+    data.push(...SCENARIOS.map((scenario) => scenario.order.customerName));
     const runId = run.json().id as string;
     // A product with a cut and spice (D37), for its page.
     const product = await t.app.inject({

@@ -9,7 +9,7 @@ import { expect } from 'vitest';
 import { hmacSha256Hex } from '../../src/lib/crypto.js';
 import { eventIdOf } from '../../src/modules/events/index.js';
 import { createLogisticsApp, type LogisticsApp } from './logistics.js';
-import { createOrder, createSimpleOrder } from './orders.js';
+import { createOrder, createProduct, createSimpleOrder } from './orders.js';
 import {
   addIntegrationKey,
   adminHeaders,
@@ -115,6 +115,7 @@ async function targetOf(id: string): Promise<Target> {
       return { params: { orderId: await orderAfter([]) } };
     case 'postV1OrdersByOrderIdReadyForPickup':
     case 'postV1OrdersByOrderIdPreparing':
+    case 'postV1OrdersByOrderIdWeighing':
       return { params: { orderId: await orderAfter(['confirm']) } };
     case 'postV1OrdersByOrderIdDelivered':
       return { params: { orderId: await orderAfter(['confirm', 'dispatch']) } };
@@ -196,6 +197,10 @@ async function targetOf(id: string): Promise<Target> {
     case 'postAdminV1MerchantsByMerchantIdProducts': {
       const category = await call('POST', `/admin/v1/merchants/${me.merchantId}/categories`, { name: 'Bovinos' });
       return { bind: { categoryId: (category.json() as { id: string }).id } };
+    }
+    case 'postAdminV1MerchantsByMerchantIdProductsByProductIdCuts': {
+      const product = await createProduct(t.app, me.merchantId, { name: 'Picanha', price: 89.9, unit: 'KG' });
+      return { params: { productId: product.id } };
     }
     case 'postAdminV1LogisticsApps':
       return { bind: { merchantIds: me.merchantId } };

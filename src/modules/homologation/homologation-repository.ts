@@ -46,17 +46,37 @@ export async function cancelStaleRuns(db: Queryable, keyId: string, now: Date, l
 }
 
 export async function setOrders(db: Queryable, id: string, orders: RunRow['orders']): Promise<void> {
-  await db.query('UPDATE homologation_runs SET orders = $2 WHERE id = $1', [id, JSON.stringify(orders)]);
+  // Only while RUNNING: a finished run's orders are part of its signed report.
+  await db.query("UPDATE homologation_runs SET orders = $2 WHERE id = $1 AND status = 'RUNNING'", [
+    id,
+    JSON.stringify(orders),
+  ]);
 }
 
 export async function finishRun(
   db: Queryable,
-  run: { id: string; status: RunStatus; at: Date; criteria: Criterion[]; signature: string | null },
+  run: {
+    id: string;
+    status: RunStatus;
+    at: Date;
+    criteria: Criterion[];
+    signature: string | null;
+    /** The orders the report lists (and its signature covers), written with it. */
+    orders?: RunRow['orders'];
+  },
 ): Promise<void> {
   await db.query(
-    `UPDATE homologation_runs SET status = $2, finished_at = $3, criteria = $4, signature = $5
+    `UPDATE homologation_runs SET status = $2, finished_at = $3, criteria = $4, signature = $5,
+        orders = COALESCE($6::jsonb, orders)
       WHERE id = $1 AND status = 'RUNNING'`,
-    [run.id, run.status, run.at, JSON.stringify(run.criteria), run.signature],
+    [
+      run.id,
+      run.status,
+      run.at,
+      JSON.stringify(run.criteria),
+      run.signature,
+      run.orders ? JSON.stringify(run.orders) : null,
+    ],
   );
 }
 

@@ -96,6 +96,9 @@ export function createHomologationService(deps: HomologationDeps) {
       if (!observer.active.has(run.keyId)) return;
       try {
         const played = await deps.sandbox.play(run.merchantId, scenario);
+        // The run may have finished (and signed its report) while this order was being placed:
+        // it is then a sandbox order outside the run, and the signed report stays as signed.
+        if (observer.active.get(run.keyId) !== run) return;
         const o = played.orders[0];
         const placed: PlacedOrder = {
           id: o.id.toLowerCase(),
@@ -223,7 +226,7 @@ export function createHomologationService(deps: HomologationDeps) {
     const at = new Date(finishedAt);
     const report = toReport({ ...row, status, finished_at: at, criteria, signature: null });
     const signature = deps.signer.sign(report as unknown as Record<string, unknown>);
-    await repo.finishRun(db, { id: run.id, status, at, criteria, signature });
+    await repo.finishRun(db, { id: run.id, status, at, criteria, signature, orders: row.orders });
   }
 
   return {
