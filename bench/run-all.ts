@@ -18,6 +18,10 @@ const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const benches = [
   { file: 'bench/auth.ts', what: 'auth layer vs bare Fastify route; POST /oauth/token' },
   {
+    file: 'bench/poll-204.ts',
+    what: 'poll answering 204 vs /health/live vs a bare Fastify hello; without the cache; counters in memory',
+  },
+  {
     file: 'bench/polling.ts',
     what: 'polling with 1k vs 1M acknowledged events, cleaver and opendelivery keys; GET order vs bare primary-key read',
   },

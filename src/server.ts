@@ -134,6 +134,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
 
   const services = createServices({ config, db: opened.db, clock: systemClock });
   await services.auth.start();
+  // The API learns which keys have nothing pending (docs/adr/0012-pending-keys-cache.md).
+  if (config.role !== 'worker') await services.events.start();
   const shutdown = createShutdownState();
   const workers = config.role !== 'api' ? await startWorkers(services) : undefined;
   const logger = {
@@ -154,6 +156,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   } catch (error) {
     // Nothing may be left running: the process is about to exit with the reason.
     await Promise.allSettled([app.close(), workers?.stop(), services.usageRecorder.stop()]);
+    await services.events.stop();
     await services.auth.stop();
     redis?.disconnect();
     await opened.close();
@@ -200,6 +203,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
           clearInterval(closingIdle);
         }
         await services.usageRecorder.stop();
+        await services.events.stop();
         await services.auth.stop();
         redis?.disconnect();
         await opened.close();

@@ -36,6 +36,13 @@ export interface Db extends Queryable {
    * and re-established, since notifications sent in between are gone and callers must re-check.
    */
   listen(channel: string, handler: NotificationHandler, onReconnect?: () => void): Promise<() => Promise<void>>;
+  /**
+   * Resolves once every notification on `channel` committed before the call has reached the
+   * channel's handlers in this process; rejects while the channel is not listened to (a lost
+   * connection). What a cache learned from notifications holds up to the moment of the call
+   * (docs/adr/0012-pending-keys-cache.md).
+   */
+  caughtUp(channel: string): Promise<void>;
   /** Cheap round trip used by readiness checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

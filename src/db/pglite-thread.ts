@@ -179,6 +179,9 @@ export async function openPgliteThread(options: ThreadOptions): Promise<Db> {
         if (!closed) await send({ op: 'unlisten', channel });
       };
     },
+    // One session: the thread posts a notification before the reply of the statement that
+    // committed it, and messages arrive in order, so nothing committed can still be on its way.
+    caughtUp: () => (closed ? Promise.reject(new Error(closed.message)) : Promise.resolve()),
     async ping() {
       await afterTransactions(() => direct.query('SELECT 1'));
     },

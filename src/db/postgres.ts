@@ -50,6 +50,7 @@ export function openPostgres(options: PostgresOptions): Db {
   const prepared = options.preparedStatements ?? true;
   const direct = wrap(pool, prepared);
   const listeners: Array<() => Promise<void>> = [];
+  const caughtUpOf = new Map<string, Set<() => Promise<void>>>();
 
   return {
     kind: 'postgres',
@@ -75,12 +76,23 @@ export function openPostgres(options: PostgresOptions): Db {
       }
     },
     async listen(channel: string, handler: NotificationHandler, onReconnect?: () => void) {
-      const { stop, firstAttempt } = listenWithReconnect(options, channel, handler, onReconnect);
+      const { stop, firstAttempt, caughtUp } = listenWithReconnect(options, channel, handler, onReconnect);
       listeners.push(stop);
+      const ofChannel = caughtUpOf.get(channel) ?? new Set<() => Promise<void>>();
+      caughtUpOf.set(channel, ofChannel);
+      ofChannel.add(caughtUp);
       // Wait for the first LISTEN, so a NOTIFY sent right after start() is not missed. If that
       // attempt fails, reconnects go on in the background and onReconnect covers the gap.
       await firstAttempt;
-      return stop;
+      return async () => {
+        ofChannel.delete(caughtUp);
+        await stop();
+      };
+    },
+    async caughtUp(channel: string) {
+      const ofChannel = caughtUpOf.get(channel);
+      if (!ofChannel?.size) throw new Error(`not listening on ${channel}`);
+      await Promise.all([...ofChannel].map((caughtUp) => caughtUp()));
     },
     async ping() {
       await pool.query('SELECT 1');
@@ -101,7 +113,7 @@ function listenWithReconnect(
   channel: string,
   handler: NotificationHandler,
   onReconnect?: () => void,
-): { stop: () => Promise<void>; firstAttempt: Promise<void> } {
+): { stop: () => Promise<void>; firstAttempt: Promise<void>; caughtUp: () => Promise<void> } {
   let stopped = false;
   let client: pg.Client | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -109,7 +121,12 @@ function listenWithReconnect(
 
   const connect = async () => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: 2000 });
+    // Named, so an operator (and a test) tells it apart in pg_stat_activity.
+    const c = new pg.Client({
+      connectionString: options.connectionString,
+      connectionTimeoutMillis: 2000,
+      application_name: `cleaver listen ${channel}`.slice(0, 63),
+    });
     c.on('error', (error) => {
       options.onError?.(error);
       scheduleReconnect(c);
@@ -143,6 +160,52 @@ function listenWithReconnect(
     timer.unref();
   };
 
+  // caughtUp: PostgreSQL hands a session the notifications committed before it answers a
+  // statement (they come ahead of its ReadyForQuery), so one round trip on the listening
+  // connection, sent after the call, brings every notification committed before it. The calls
+  // that arrive while one round trip is out share the next one (one in flight, one gathering):
+  // under load that is one `SELECT 1` for many polls (docs/adr/0012-pending-keys-cache.md).
+  let gathering: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  let inFlight = false;
+  const roundTrip = () => {
+    const c = client;
+    const batch = gathering;
+    gathering = [];
+    if (!c) {
+      for (const w of batch) w.reject(new Error(`not listening on ${channel}`));
+      return;
+    }
+    inFlight = true;
+    c.query('SELECT 1')
+      .then(
+        () => {
+          // Still the connection that listened all along: one that was lost and came back may
+          // have missed notifications (its onReconnect tells the caller to forget).
+          if (client === c) for (const w of batch) w.resolve();
+          else for (const w of batch) w.reject(new Error(`the connection listening on ${channel} changed`));
+        },
+        (error: Error) => {
+          for (const w of batch) w.reject(error);
+        },
+      )
+      .finally(() => {
+        inFlight = false;
+        if (gathering.length > 0) roundTrip();
+      });
+  };
+  const caughtUp = () =>
+    new Promise<void>((resolve, reject) => {
+      if (stopped || !client) return reject(new Error(`not listening on ${channel}`));
+      gathering.push({ resolve, reject });
+      if (!inFlight && gathering.length === 1) {
+        inFlight = true; // this turn's callers join the round trip sent when the turn ends
+        setImmediate(() => {
+          inFlight = false;
+          roundTrip();
+        });
+      }
+    });
+
   const firstAttempt = connect();
   const stop = async () => {
     stopped = true;
@@ -154,5 +217,5 @@ function listenWithReconnect(
       await c.end().catch(() => {});
     }
   };
-  return { stop, firstAttempt };
+  return { stop, firstAttempt, caughtUp };
 }

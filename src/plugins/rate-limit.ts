@@ -62,20 +62,33 @@ export async function openRedisClient(url: string): Promise<Redis> {
   });
 }
 
+/**
+ * The hits of one event-loop turn in one call: for each key (KEYS[i], its window ARGV[i]) the
+ * count after this hit and the milliseconds left in its window, flattened. One script for many
+ * keys: Redis runs one command and the process reads one reply instead of one per request.
+ */
 const HIT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {count, ttl}`;
+local out = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('PEXPIRE', key, ARGV[i]) end
+  local ttl = redis.call('PTTL', key)
+  if ttl < 0 then redis.call('PEXPIRE', key, ARGV[i]); ttl = tonumber(ARGV[i]) end
+  out[#out + 1] = count
+  out[#out + 1] = ttl
+end
+return out`;
 
-type WithHitCommand = Redis & { cleaverRateLimitHit(key: string, windowMs: string): Promise<[number, number]> };
+/** At most this many hits per script call: a bound on how long Redis runs one, not a size to tune. */
+const MAX_HITS_PER_CALL = 256;
+
+type WithHitCommand = Redis & { cleaverRateLimitHits(...keysThenWindows: (string | number)[]): Promise<number[]> };
 
 function defineHitCommand(redis: Redis): WithHitCommand {
   // A defined command is sent as EVALSHA (40 bytes instead of the script; Redis does not hash the
   // script again on every call); ioredis falls back to EVAL by itself when Redis has lost it.
-  if (!('cleaverRateLimitHit' in redis))
-    redis.defineCommand('cleaverRateLimitHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  // No numberOfKeys: each call says how many keys it sends.
+  if (!('cleaverRateLimitHits' in redis)) redis.defineCommand('cleaverRateLimitHits', { lua: HIT_SCRIPT });
   return redis as WithHitCommand;
 }
 
@@ -126,12 +139,42 @@ export async function prepareRedisStore(
   return lastProblem;
 }
 
+/**
+ * Shared counters in Redis. The hits of one event-loop turn go in one script call (sent when the
+ * turn ends): under a poll storm one call counts many polls, where a call per request was the
+ * biggest cost of a poll answered from the pending-keys cache (docs/adr/0012-pending-keys-cache.md).
+ * Each hit still counts exactly once, in order, so the budget is as exact as before (D23).
+ */
 export function createRedisStore(redis: Redis): RateLimitStore {
   const client = defineHitCommand(redis);
+  type Waiting = { key: string; windowMs: number; resolve(hit: RateLimitHit): void; reject(error: unknown): void };
+  let turn: Waiting[] = [];
+  const send = (hits: Waiting[]) => {
+    const args: (string | number)[] = [hits.length];
+    for (const h of hits) args.push(`cleaver:rl:${h.key}`);
+    for (const h of hits) args.push(String(h.windowMs));
+    client.cleaverRateLimitHits(...args).then(
+      (flat) => {
+        for (const [i, h] of hits.entries())
+          h.resolve({ count: flat[2 * i] as number, resetMs: flat[2 * i + 1] as number });
+      },
+      (error: unknown) => {
+        for (const h of hits) h.reject(error);
+      },
+    );
+  };
+  const flush = () => {
+    const hits = turn;
+    turn = [];
+    for (let i = 0; i < hits.length; i += MAX_HITS_PER_CALL) send(hits.slice(i, i + MAX_HITS_PER_CALL));
+  };
   return {
-    async hit(key, windowMs) {
-      const [count, ttl] = await client.cleaverRateLimitHit(`cleaver:rl:${key}`, String(windowMs));
-      return { count, resetMs: ttl };
+    hit(key, windowMs) {
+      return new Promise<RateLimitHit>((resolve, reject) => {
+        turn.push({ key, windowMs, resolve, reject });
+        // setImmediate runs after every socket the loop read this turn: their hits go together.
+        if (turn.length === 1) setImmediate(flush);
+      });
     },
   };
 }

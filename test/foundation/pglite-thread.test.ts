@@ -152,6 +152,23 @@ describe('embedded database on its own thread', () => {
     expect(payloads).toEqual(['inside', 'outside']);
   });
 
+  it('a listener has run by the time the transaction that notified resolves (caughtUp has nothing to wait for)', async () => {
+    // docs/adr/0012-pending-keys-cache.md: on either embedded database, a notification committed
+    // before a poll begins has reached the cache, with no round trip.
+    for (const db of [threaded, inProcess]) {
+      let heard = 0;
+      const unlisten = await db.listen('cleaver_order', () => {
+        heard += 1;
+      });
+      for (let i = 1; i <= 20; i++) {
+        await db.transaction((q) => q.query("SELECT pg_notify('cleaver_order', '')"));
+        expect(heard).toBe(i);
+      }
+      await db.caughtUp('cleaver_order');
+      await unlisten();
+    }
+  });
+
   it('the data directory outlives the thread; a closed database answers as unavailable', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cleaver-pglite-thread-'));
     try {

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, openRedisClient, prepareRedisStore } from '../../src/plugins/rate-limit.js';
+import {
+  createMemoryStore,
+  createRedisStore,
+  openRedisClient,
+  prepareRedisStore,
+} from '../../src/plugins/rate-limit.js';
 import { createTestApp } from '../support/test-app.js';
 
 describe('memory store', () => {
@@ -46,6 +51,27 @@ if (redisUrl) {
       } finally {
         await b.close();
         await a.close();
+        redis.disconnect();
+      }
+    });
+
+    it('counts the hits of one event-loop turn in one call, each once and in order', async () => {
+      const redis = await openRedisClient(redisUrl);
+      try {
+        expect(await prepareRedisStore(redis, { waitMs: 10_000, timeoutMs: 1_000 })).toBeNull();
+        const store = createRedisStore(redis);
+        const key = `turn-${randomUUID()}`;
+        const other = `turn-${randomUUID()}`;
+        // More hits than one call takes: the turn goes out in several calls, still in order.
+        const hits = await Promise.all([
+          ...Array.from({ length: 300 }, () => store.hit(key, 60_000)),
+          store.hit(other, 5_000),
+        ]);
+        expect(hits.slice(0, 300).map((h) => h.count)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+        expect(hits.every((h, i) => h.resetMs > 0 && h.resetMs <= (i < 300 ? 60_000 : 5_000))).toBe(true);
+        expect(hits[300]?.count).toBe(1);
+        expect(await store.hit(key, 60_000)).toMatchObject({ count: 301 });
+      } finally {
         redis.disconnect();
       }
     });

@@ -50,6 +50,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     lookup: options.lookup,
   });
   await services.auth.start();
+  await services.events.start();
   const app = await buildApp(services, { redis: options.redis });
   installContractCheck(app);
   await app.ready();
@@ -60,6 +61,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     async close() {
       await app.close();
+      await services.events.stop();
       await services.auth.stop();
       if (!options.database) await database.close();
     },

@@ -38,19 +38,30 @@ export async function upsertEvent(
 }
 
 /**
+ * The NOTIFY channel of the fan-out: the payload is the id of a key that got a pending receipt.
+ * Sent in the receipts' transaction, so delivered only once they are committed; each process
+ * forgets that the key had nothing pending (src/modules/events/pending-keys.ts).
+ */
+export const PENDING_CHANNEL = 'cleaver_event_receipts';
+
+/**
  * The fan-out: a pending receipt for every live integration key of the merchant, set-based.
  * A re-opened event is pending again for every key, including keys that acknowledged it (D1),
- * and its receipts now stand for the new occurrence (D28).
+ * and its receipts now stand for the new occurrence (D28). Each key is notified (PENDING_CHANNEL);
+ * PostgreSQL sends one notification per key and transaction, however many events it records.
  */
 export async function fanOutReceipts(
   db: Queryable,
   e: { merchantId: string; orderId: string; eventType: string; seq: number; occurrenceId: string },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO event_receipts (key_id, order_id, event_type, seq, occurrence_id, acknowledged_at)
-     SELECT k.id, $2, $3, $4, $5, NULL FROM integration_keys k WHERE k.merchant_id = $1 AND k.deleted_at IS NULL
-     ON CONFLICT (key_id, order_id, event_type) DO UPDATE
-       SET seq = EXCLUDED.seq, occurrence_id = EXCLUDED.occurrence_id, acknowledged_at = NULL`,
+    `WITH fanned AS (
+       INSERT INTO event_receipts (key_id, order_id, event_type, seq, occurrence_id, acknowledged_at)
+       SELECT k.id, $2, $3, $4, $5, NULL FROM integration_keys k WHERE k.merchant_id = $1 AND k.deleted_at IS NULL
+       ON CONFLICT (key_id, order_id, event_type) DO UPDATE
+         SET seq = EXCLUDED.seq, occurrence_id = EXCLUDED.occurrence_id, acknowledged_at = NULL
+       RETURNING key_id)
+     SELECT pg_notify('${PENDING_CHANNEL}', key_id::text) FROM fanned`,
     [e.merchantId, e.orderId, e.eventType, e.seq, e.occurrenceId],
   );
 }

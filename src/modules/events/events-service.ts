@@ -7,6 +7,7 @@ import type { Principal } from '../auth/index.js';
 import type { EventListener, EventRecord, OrderEventType, RecordedEvent } from './event-contract.js';
 import { EVENT_TYPE_BY_ID, eventIdOf, eventRecordFor } from './event-dialects.js';
 import * as repo from './events-repository.js';
+import { createPendingKeys } from './pending-keys.js';
 
 export { EVENT_ID_NAMESPACE, eventIdOf } from './event-dialects.js';
 
@@ -49,9 +50,14 @@ export function createEventsService(deps: {
 }) {
   const { db, clock, config, listeners } = deps;
   const context = { publicUrl: config.publicUrl, appId: config.appId };
+  // Keys known to have nothing pending: most polls answer 204 without the database (ADR 12).
+  const pendingKeys = createPendingKeys({ db });
 
   return {
     eventIdOf,
+    /** Starts learning which keys have nothing pending (an API process); until then every poll reads. */
+    start: () => pendingKeys.start(),
+    stop: () => pendingKeys.stop(),
 
     /**
      * Records one event inside the caller's transaction (the state change and its event commit
@@ -117,7 +123,18 @@ export function createEventsService(deps: {
         throw badRequest(`eventType must be one of ${CLEAVER_FILTER_TYPES} (query)`);
       }
       const types = options.eventTypes?.length ? [...new Set(options.eventTypes)] : undefined;
-      const rows = await repo.pendingEventsOfKey(db, principal.keyId, types, POLL_LIMIT);
+      // Nothing pending at all, so nothing of these types either (docs/adr/0012-pending-keys-cache.md).
+      if (await pendingKeys.knownEmpty(principal.keyId)) return [];
+      // Only a read of every type that finds nothing says the key has nothing pending.
+      const read = types ? undefined : pendingKeys.beginRead(principal.keyId);
+      let rows: repo.OrderEventRow[];
+      try {
+        rows = await repo.pendingEventsOfKey(db, principal.keyId, types, POLL_LIMIT);
+      } catch (error) {
+        if (read) pendingKeys.endRead(read, false);
+        throw error;
+      }
+      if (read) pendingKeys.endRead(read, rows.length === 0);
       return rows.map((r) =>
         eventRecordFor(
           principal.profile,
