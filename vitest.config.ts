@@ -26,6 +26,11 @@ const shared = {
   ],
   testTimeout: 30_000,
   hookTimeout: 60_000,
+  // A worker runs file after file in one process (CLEAVER_TEST_ISOLATE=1 for a process per file):
+  // the sources are imported and PGlite's migrated template is loaded once per worker, not once
+  // per file. Nothing leaks from file to file: every file builds its own app on its own database
+  // copy, and no test stubs a module, a global or the environment (test/README.md).
+  isolate: process.env.CLEAVER_TEST_ISOLATE === '1',
   // Every response a test sees is checked against /openapi.json (docs/design/architecture.md#contract).
   setupFiles: ['test/support/contract-setup.ts', 'test/support/generated-inputs-setup.ts'],
   // As tsconfig.json's `paths`: the workspace uses @cleaver/pos-client from its sources, unbuilt.
