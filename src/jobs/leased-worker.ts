@@ -69,6 +69,9 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
 
   let running = false;
   let pumping = false;
+  // Settles when the pump in progress ends: stop() awaits it instead of polling `pumping`.
+  let pumped: Promise<void> = Promise.resolve();
+  let pumpEnded = () => {};
   let pumpAgain = false;
   let wakeScheduled = false;
   let failures = 0;
@@ -139,6 +142,9 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
       return;
     }
     pumping = true;
+    pumped = new Promise((resolve) => {
+      pumpEnded = resolve;
+    });
     let nextInMs: number | undefined;
     try {
       do {
@@ -159,6 +165,7 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
       nextInMs = Math.min(backoff.max, backoff.min * 2 ** Math.min(failures - 1, 10));
     } finally {
       pumping = false;
+      pumpEnded();
     }
     // A wake-up that arrived after the last claim (a NOTIFY while nextWakeAt was being read, whose
     // snapshot may predate that commit) would otherwise wait for the timer: up to safetyPollMs
@@ -266,7 +273,7 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
       timer = undefined;
       await unlisten?.().catch(() => {});
       unlisten = undefined;
-      while (pumping) await new Promise((resolve) => setTimeout(resolve, 5));
+      if (pumping) await pumped;
       // Leases of running jobs are kept alive until they finish.
       await Promise.all([...active.keys()]);
       if (heartbeatTimer) clearInterval(heartbeatTimer);
