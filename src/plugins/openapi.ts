@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { completeOpenApi } from './openapi-docs/complete.js';
-import { eventsGuideHtml } from './openapi-docs/events-guide.js';
+import { GUIDES, guideHtml, landingHtml } from './openapi-docs/guides.js';
 
 /** `GET /v1/orders/:orderId` → `getV1OrdersByOrderId`; `/v1/events::polling` → `getV1EventsPolling`. */
 export function operationIdFor(method: string, url: string): string {
@@ -116,10 +116,18 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  // The events guide (docs/events.md) as HTML, for people reading the reference at /docs.
-  let guide: string | undefined;
-  app.get('/docs/events', { schema: { hide: true } }, async (_request, reply) => {
-    guide ??= eventsGuideHtml();
-    return reply.type('text/html; charset=utf-8').send(guide);
+  // The guides (docs/events.md, docs/guides/) as HTML, for people reading the reference at /docs.
+  for (const guide of GUIDES) {
+    let html: string | undefined;
+    app.get(guide.path, { schema: { hide: true } }, async (_request, reply) => {
+      html ??= guideHtml(guide);
+      return reply.type('text/html; charset=utf-8').send(html);
+    });
+  }
+  // `/`: a page for a person who opened the service's address (unknown API paths stay JSON 404s).
+  let landing: string | undefined;
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+    landing ??= landingHtml();
+    return reply.type('text/html; charset=utf-8').send(landing);
   });
 }
