@@ -40,7 +40,7 @@ await build({
 });
 // Every chunk sits at the top of dist/, so the code finds these beside itself
 // (src/db/migrate.ts: ./migrations; src/console/console-app.ts: ./assets;
-// src/plugins/openapi-docs/events-guide.ts: ./docs/events.md).
+// src/plugins/openapi-docs/guides.ts: ./docs/events.md, ./docs/guides).
 for (const [from, to] of [
   ['src/db/migrations', 'migrations'],
   ['src/console/assets', 'assets'],
@@ -50,5 +50,6 @@ for (const [from, to] of [
 }
 mkdirSync(join(dist, 'docs'), { recursive: true });
 cpSync(join(root, 'docs/events.md'), join(dist, 'docs/events.md'));
+cpSync(join(root, 'docs/guides'), join(dist, 'docs/guides'), { recursive: true });
 writeFileSync(join(dist, '.source-stamp'), sourceStamp(root));
 process.stdout.write(`built dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

@@ -4,11 +4,12 @@ import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-// docs/events.md is served by the service (/docs/events) and copied into dist/.
+// docs/events.md and docs/guides/ are served by the service (/docs/…) and copied into dist/.
 const ROOTS = [
   'src',
   'packages/pos-client/src',
   'docs/events.md',
+  'docs/guides',
   'tsconfig.json',
   'tsconfig.build.json',
   'package.json',

@@ -46,6 +46,7 @@ import {
   type RateLimitStore,
   rateLimitHook,
 } from './plugins/rate-limit.js';
+import { registerRequestId, requestIdOf } from './plugins/request-id.js';
 import { hooksOf } from './plugins/route-hooks.js';
 import { lazyValidatorCompiler } from './plugins/validation.js';
 import type { Services } from './services.js';
@@ -92,6 +93,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     schemaController: schemas.schemaController,
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: !options.requestLogging }),
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: false,
     // Long ids and literal colons (`/v1/events:polling`) are part of the routes.
@@ -103,6 +106,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     // D31: our shutdown hook answers a stopping process's requests ({title, status}, Retry-After).
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  registerRequestId(app);
 
   // D31: first of all hooks, so a stopping process answers before touching anything else.
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
@@ -289,10 +293,13 @@ export async function buildHealthApp(
   const app = Fastify({
     logger: options.logger ?? false,
     logController: new LogController({ disableRequestLogging: !options.requestLogging }),
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     frameworkErrors: renderFrameworkError,
     clientErrorHandler: renderClientError,
     return503OnClosing: false,
   });
+  registerRequestId(app);
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
   registerHttpMetrics(app, services.metrics);
   registerErrorHandling(app);

@@ -167,6 +167,9 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
   log(`cleaver ${config.env} (${config.role}) on ${opened.description}, listening on ${url}`);
+  if (config.role !== 'worker') {
+    log(`console ${url}/console · API reference ${url}/docs · getting started ${url}/docs/getting-started`);
+  }
   // Schemas not used yet compile now, in the background: a broken one still stops the start.
   warmUpSchemas(app).catch((error: unknown) => {
     note(`a route schema does not compile: ${error instanceof Error ? error.message : String(error)}`);

@@ -33,8 +33,9 @@ Operator (the /admin/v1 API; --admin-token or CLEAVER_ADMIN_TOKEN):
 
 POS (the /v1 API; --client-id/--client-secret or CLEAVER_CLIENT_ID/CLEAVER_CLIENT_SECRET):
   pos token|onboard|catalog|merchant|order|events|homologation
-  pos orders show|confirm|preparing|ready|dispatch|delivered|cancel|accept-cancellation|
-             deny-cancellation|validate-code|track|weigh ORDER_ID   every order action (cleaver pos orders --help)
+  pos orders show|confirm|preparing|details|ready|picked-up|dispatch|delivered|cancel|
+             accept-cancellation|deny-cancellation|validate-code|track|weigh ORDER_ID
+                                  every order action (cleaver pos orders --help)
 
 Every command takes --url (or CLEAVER_URL), --json for machine-readable output and --help,
 e.g. "cleaver pos --help".

@@ -56,8 +56,9 @@ function readJsonFile(path: string): unknown {
   }
 }
 
-function seconds(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
+/** `--NAME SECONDS` (or `fallbackSeconds` when absent) in milliseconds: both paths are converted. */
+function seconds(value: string | undefined, name: string, fallbackSeconds: number): number {
+  if (value === undefined) return fallbackSeconds * 1000;
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a positive number of seconds`);
   return n * 1000;

@@ -47,6 +47,12 @@ function printReport(io: Io, run: HomologationRun): void {
     if (c.evidence.length > 8) io.stdout.write(`  … ${c.evidence.length - 8} more\n`);
   }
   if (run.signature) io.stdout.write(`\nsigned (Ed25519): ${run.signature}\n`);
+  if (run.status !== 'PASSED') printWarnings(io, run);
+}
+
+/** A run too short for its own steps: said on stderr, so a failure is not read as the POS's alone. */
+function printWarnings(io: Io, run: HomologationRun): void {
+  for (const warning of run.warnings ?? []) io.stderr.write(`warning: ${warning}\n`);
 }
 
 async function follow(io: Io, client: PosClient, run: HomologationRun, intervalMs: number, json: boolean) {
@@ -98,6 +104,7 @@ export async function posHomologationCommand(io: Io, positionals: string[], valu
     io.stderr.write(
       `homologation ${started.id} started; keep your POS running against this sandbox until it finishes\n`,
     );
+    printWarnings(io, started);
   }
   return done(await follow(io, client, started, intervalSec * 1000, json));
 }

@@ -9,6 +9,7 @@ export const ORDERS_OPTIONS = {
   'external-code': { type: 'string' },
   'created-at': { type: 'string' },
   'preparation-time': { type: 'string' },
+  'preparation-start': { type: 'string' },
   reason: { type: 'string' },
   code: { type: 'string' },
   mode: { type: 'string' },

@@ -38,7 +38,12 @@ export const ORDERS_COMMAND_HELP = `Usage: cleaver pos orders ACTION ORDER_ID [o
   confirm ORDER_ID --external-code CODE [--created-at ISO] [--preparation-time MIN] [--reason TEXT]
                                      confirm (spec 4.7); createdAt is read from the order when not given
   preparing ORDER_ID                 preparation started (POST /v1/orders/{id}/preparing)
+  details ORDER_ID --preparation-start ISO
+                                     when preparation should start (PATCH /v1/orders/{id}/details;
+                                     no event, refused once the order is CANCELLED or CONCLUDED)
   ready ORDER_ID                     ready for pickup (D6)
+  picked-up ORDER_ID                 a TAKEOUT order collected by the customer (POST
+                                     /v1/orders/{id}/pickedUp; PICKED_UP), from CONFIRMED or ready
   dispatch ORDER_ID [tracking options]   out for delivery (D6), optionally with tracking info
   delivered ORDER_ID                 delivered to the customer (D6)
   cancel ORDER_ID --reason TEXT --code CODE [--mode AUTO|MANUAL] [--out-of-stock ITEM_ID …]
@@ -63,8 +68,8 @@ Tracking options (track, dispatch):
   --datetime ISO                     when (default: now, with --event-type)
   --eta-minutes MIN                  deliveryEtaInMinutes
   --courier NAME                     deliveryPerson.name
-  --json-body FILE                   the whole request body from a file instead (confirm, cancel,
-                                     deny-cancellation, dispatch, track, weigh), sent as is
+  --json-body FILE                   the whole request body from a file instead (confirm, details,
+                                     cancel, deny-cancellation, dispatch, track, weigh), sent as is
 
 Codes (--code of cancel and deny-cancellation): ${CANCELLATION_CODES.join(', ')}
 
@@ -129,11 +134,31 @@ export const ORDER_ACTIONS: Record<string, Action> = {
       return done(orderId, 'preparing', `order ${orderId}: preparation started`);
     },
   },
+  details: {
+    options: ['preparation-start', 'json-body'],
+    async run(client, orderId, values) {
+      const body = (bodyFile(values) as { preparationStartDateTime: string } | undefined) ?? {
+        preparationStartDateTime:
+          isoDate(values, 'preparation-start') ?? need(values, 'preparation-start', 'details', 'ISO (a date-time)'),
+      };
+      await client.updateDetails(orderId, body);
+      return done(orderId, 'details', `order ${orderId}: preparation starts at ${body.preparationStartDateTime}`, {
+        body,
+      });
+    },
+  },
   ready: {
     options: [],
     async run(client, orderId) {
       await client.readyForPickup(orderId);
       return done(orderId, 'ready', `order ${orderId} is ready for pickup (READY_FOR_PICKUP)`);
+    },
+  },
+  'picked-up': {
+    options: [],
+    async run(client, orderId) {
+      await client.pickedUp(orderId);
+      return done(orderId, 'picked-up', `order ${orderId} picked up by the customer (PICKED_UP)`);
     },
   },
   dispatch: {

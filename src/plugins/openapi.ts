@@ -2,7 +2,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { completeOpenApi } from './openapi-docs/complete.js';
-import { eventsGuideHtml } from './openapi-docs/events-guide.js';
+import { GUIDES, guideHtml, landingHtml } from './openapi-docs/guides.js';
+import {
+  etagMatches,
+  type PublishedDocument,
+  preferredEncoding,
+  publishDocument,
+} from './openapi-docs/published-document.js';
 
 /** `GET /v1/orders/:orderId` → `getV1OrdersByOrderId`; `/v1/events::polling` → `getV1EventsPolling`. */
 export function operationIdFor(method: string, url: string): string {
@@ -87,10 +93,11 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
         response[code] = base ? { anyOf: [base, alternative] } : alternative;
       }
       delete s.dialectResponses;
+      // A GET or HEAD has no body to be too large or of the wrong type.
+      const readsBody = method !== 'get' && method !== 'head';
       const generic = [
         400,
-        413,
-        415,
+        ...(readsBody ? [413, 415] : []),
         429,
         500,
         503,
@@ -115,11 +122,33 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  // The events guide (docs/events.md) as HTML, for people reading the reference at /docs.
-  let guide: string | undefined;
-  app.get('/docs/events', { schema: { hide: true } }, async (_request, reply) => {
-    guide ??= eventsGuideHtml();
-    return reply.type('text/html; charset=utf-8').send(guide);
+  // The document is large and the same until the next deploy: built, hashed and compressed once,
+  // sent compressed when the client accepts it, and answered 304 when the client has it already.
+  let published: PublishedDocument | undefined;
+  app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => {
+    published ??= publishDocument(JSON.stringify(app.swagger()));
+    reply
+      .header('etag', published.etag)
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+      .type('application/json; charset=utf-8');
+    if (etagMatches(request.headers['if-none-match'], published.etag)) return reply.code(304).send();
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    if (encoding) return reply.header('content-encoding', encoding).send(published[encoding]);
+    return reply.send(published.identity);
+  });
+  // The guides (docs/events.md, docs/guides/) as HTML, for people reading the reference at /docs.
+  for (const guide of GUIDES) {
+    let html: string | undefined;
+    app.get(guide.path, { schema: { hide: true } }, async (_request, reply) => {
+      html ??= guideHtml(guide);
+      return reply.type('text/html; charset=utf-8').send(html);
+    });
+  }
+  // `/`: a page for a person who opened the service's address (unknown API paths stay JSON 404s).
+  let landing: string | undefined;
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => {
+    landing ??= landingHtml();
+    return reply.type('text/html; charset=utf-8').send(landing);
   });
 }

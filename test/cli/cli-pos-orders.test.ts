@@ -1,13 +1,14 @@
 // `cleaver pos orders ACTION ORDER_ID` as a user runs it, against a real server: every order
 // endpoint, the --json documents, and usage errors (exit 2, one line naming the problem).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../packages/pos-client/test/support.js';
+import { ORDER_ACTIONS } from '../../src/cli/pos-order-commands.js';
 import { createOrder, createProduct } from '../support/orders.js';
 import { adminHeaders, createMerchant } from '../support/test-app.js';
-import { type CliResult, runCli } from './run-cli.js';
+import { type CliResult, ROOT, runCli } from './run-cli.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
 
@@ -184,6 +185,45 @@ describe('cleaver pos orders … against a running server', { timeout: 120_000 }
     expect((await operatorView(order.id)).tracking.at(-1).body).toEqual({ deliveryTrackingInfo: info });
   });
 
+  it('details sets when preparation starts; picked-up closes a TAKEOUT order (Open Delivery routes, D29)', async () => {
+    const order = await createOrder(server.app, merchantId, { type: 'TAKEOUT', items: [{ productId, quantity: 1 }] });
+    expect((await pos('confirm', order.id, '--external-code', 'PDV-TAKE')).code).toBe(0);
+    const start = '2030-03-10T18:30:00.000Z';
+    const details = await pos('details', order.id, '--preparation-start', start, '--json');
+    expect(details.code, details.stderr).toBe(0);
+    expect(JSON.parse(details.stdout)).toEqual({
+      orderId: order.id,
+      action: 'details',
+      accepted: true,
+      body: { preparationStartDateTime: start },
+    });
+    const shown = JSON.parse((await pos('show', order.id, '--json')).stdout);
+    expect(shown.preparationStartDateTime).toBe(start);
+    expect(shown.lastEvent).toBe('CONFIRMED');
+
+    const file = join(dir, 'details.json');
+    writeFileSync(file, JSON.stringify({ preparationStartDateTime: '2030-03-10T19:00:00.000Z' }));
+    const fromFile = await pos('details', order.id, '--json-body', file);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fromFile.stdout).toBe(`✓ order ${order.id}: preparation starts at 2030-03-10T19:00:00.000Z\n`);
+
+    const picked = await pos('picked-up', order.id);
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(picked.stdout).toBe(`✓ order ${order.id} picked up by the customer (PICKED_UP)\n`);
+    expect((await operatorView(order.id)).lastEvent).toBe('PICKED_UP');
+
+    // A DELIVERY order is not picked up at the counter: the server's refusal, exit 1.
+    const delivery = await newOrder();
+    expect((await pos('confirm', delivery.id, '--external-code', 'PDV-DEL')).code).toBe(0);
+    const refused = await pos('picked-up', delivery.id, '--json');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      error: 'api',
+      status: 400,
+      request: `POST /v1/orders/${delivery.id}/pickedUp`,
+    });
+  });
+
   it('an unknown order is the server’s 404', async () => {
     const r = await pos('ready', UNKNOWN);
     expect(r.code).toBe(1);
@@ -201,7 +241,10 @@ describe('cleaver pos orders … against a running server', { timeout: 120_000 }
         'ORDER_ID must be a uuid, got "confirm" (to act on an order: cleaver pos orders confirm ORDER_ID)',
       ],
       [['pos', 'order', id, 'extra'], `unexpected argument "extra" after "pos order ${id}"`],
-      [['pos', 'orders'], 'pos orders needs an action: show, confirm, preparing, ready, dispatch, delivered, cancel'],
+      [
+        ['pos', 'orders'],
+        'pos orders needs an action: show, confirm, preparing, details, ready, picked-up, dispatch, delivered, cancel',
+      ],
       [['pos', 'orders', 'frobnicate', id], 'unknown action "pos orders frobnicate": one of show, confirm'],
       [['pos', 'orders', 'confirm'], 'missing argument ORDER_ID'],
       [['pos', 'orders', 'confirm', 'PDV-1'], 'ORDER_ID must be a uuid, got "PDV-1"'],
@@ -230,6 +273,12 @@ describe('cleaver pos orders … against a running server', { timeout: 120_000 }
         'pos orders deny-cancellation needs --reason TEXT',
       ],
       [['pos', 'orders', 'validate-code', id], 'pos orders validate-code needs --code DELIVERY_CODE'],
+      [['pos', 'orders', 'details', id], 'pos orders details needs --preparation-start ISO (a date-time)'],
+      [
+        ['pos', 'orders', 'details', id, '--preparation-start', 'soon'],
+        '--preparation-start must be an ISO 8601 date-time such as 2026-03-10T18:45:00Z, got "soon"',
+      ],
+      [['pos', 'orders', 'picked-up', id, '--reason', 'x'], '--reason does not apply to pos orders picked-up'],
       [
         ['pos', 'orders', 'track', id],
         'pos orders track needs --lat/--lng, --event-type, --eta-minutes, --courier or --json-body FILE',
@@ -267,9 +316,16 @@ describe('cleaver pos orders … against a running server', { timeout: 120_000 }
     });
   });
 
-  it('help lists every action', async () => {
+  it('help, cleaver --help and the README list every action', async () => {
     const help = await runCli(['pos', 'orders', '--help']);
     expect(help.code).toBe(0);
+    const usage = (await runCli(['--help'])).stdout;
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const action of Object.keys(ORDER_ACTIONS)) {
+      expect(help.stdout).toContain(`  ${action} ORDER_ID`);
+      expect(usage).toMatch(new RegExp(`[ |]${action}[ |]`));
+      expect(readme).toContain(`cleaver pos orders ${action} ORDER_ID`);
+    }
     for (const action of ['show', 'confirm', 'preparing', 'ready', 'dispatch', 'delivered', 'cancel']) {
       expect(help.stdout).toContain(`  ${action} ORDER_ID`);
     }

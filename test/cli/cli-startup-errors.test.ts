@@ -219,6 +219,10 @@ describe('cleaver serve: startup errors in one line', { timeout: 120_000 }, () =
       const serve = startServe(['--no-migrate'], env);
       children.push(serve.child);
       await expect.poll(() => serve.output().stdout, { timeout: 60_000, interval: 100 }).toContain('listening on');
+      // The start banner names where a person goes next: the console and the API reference.
+      await expect
+        .poll(() => serve.output().stdout, { timeout: 10_000, interval: 100 })
+        .toMatch(/console (http:\S+)\/console · API reference \1\/docs · getting started \1\/docs\/getting-started\n/);
       expect(serve.output().stderr).toMatch(
         /^cleaver: warning: .* has migrations this version of cleaver does not know \(9999_from_the_future\): a newer version migrated it; run that version if anything fails\n$/,
       );

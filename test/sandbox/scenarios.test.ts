@@ -264,6 +264,37 @@ describe('errors', () => {
     expect((await play('takeout', undefined, empty.token)).statusCode).toBe(201);
   });
 
+  it("customerDeliveryCode: the sandbox customer's code for the merchant's own order, which validateCode accepts (spec 4.11)", async () => {
+    const order = (await played('delivery-instant')).orders[0] as unknown as { id: string; deliveryCode: string };
+    const url = `/v1/sandbox/orders/${order.id}/customerDeliveryCode`;
+    const res = await t.app.inject({ method: 'GET', url, headers: bearer(merchant.token) });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({ orderId: order.id, customerDeliveryCode: order.deliveryCode });
+    // The order the POS reads never carries it: the customer is the only source.
+    expect(JSON.stringify((await posOrder(order.id)) ?? {})).not.toContain(`"${order.deliveryCode}"`);
+    const checked = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${order.id}/validateCode`,
+      headers: bearer(merchant.token),
+      payload: { deliveryCode: res.json().customerDeliveryCode },
+    });
+    expect(checked.statusCode, checked.body).toBe(200);
+
+    const other = await createMerchant(t.app, 'Açougue Vizinho');
+    const foreign = await t.app.inject({ method: 'GET', url, headers: bearer(other.token) });
+    expect({ status: foreign.statusCode, body: foreign.json() }).toEqual({
+      status: 404,
+      body: { title: 'Order not found', status: 404 },
+    });
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: '/v1/sandbox/orders/PDV-1/customerDeliveryCode',
+      headers: bearer(merchant.token),
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ status: 400, title: expect.stringContaining('orderId') });
+  });
+
   it('no token: 401', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/v1/sandbox/scenarios', payload: { scenario: 'takeout' } });
     expect(res.statusCode).toBe(401);
@@ -333,6 +364,11 @@ describe('production (D25)', () => {
       const calls = [
         { method: 'GET' as const, url: '/v1/sandbox/scenarios', headers: bearer(m.token) },
         { method: 'POST' as const, url: '/v1/sandbox/scenarios', headers: bearer(m.token) },
+        {
+          method: 'GET' as const,
+          url: '/v1/sandbox/orders/00000000-0000-4000-8000-000000000000/customerDeliveryCode',
+          headers: bearer(m.token),
+        },
         { method: 'GET' as const, url: `/admin/v1/merchants/${m.merchantId}/sandbox/scenarios`, headers: adminHeaders },
         {
           method: 'POST' as const,

@@ -76,6 +76,13 @@ export const merchantRoutes: ProtectedRoute[] = [
     url: () => '/v1/sandbox/scenarios',
     payload: json({ scenario: 'takeout' }),
   },
+  // The sandbox customer's delivery code (spec 4.11; sandbox only): an order route of its own kind.
+  {
+    method: 'GET',
+    pattern: '/v1/sandbox/orders/:orderId/customerDeliveryCode',
+    url: (c) => `/v1/sandbox/orders/${c.orderId}/customerDeliveryCode`,
+    orderRoute: true,
+  },
   // Homologation runs (operator-api.md#homologation; sandbox only).
   { method: 'POST', pattern: '/v1/homologations', url: () => '/v1/homologations', payload: json({}) },
   { method: 'GET', pattern: '/v1/homologations/signingKey', url: () => '/v1/homologations/signingKey' },

@@ -366,6 +366,20 @@ export function createPosClient(options: PosClientOptions) {
       });
     },
 
+    /**
+     * Sandbox only (404 in production): the delivery code the sandbox's customer tells the courier
+     * for this order, to send to validateCode (spec 4.11). In production that code comes only from
+     * the person at the door; the sandbox has no such person, so it answers here.
+     */
+    async sandboxCustomerDeliveryCode(orderId: string): Promise<string> {
+      const r = await authorized({
+        method: 'GET',
+        path: `/v1/sandbox/orders/${encodeURIComponent(orderId)}/customerDeliveryCode`,
+        idempotent: true,
+      });
+      return (r.body as { customerDeliveryCode: string }).customerDeliveryCode;
+    },
+
     /** Sandbox only (404 in production): the scenarios `playScenario` accepts. */
     async listScenarios(): Promise<SandboxScenario[]> {
       const r = await authorized({ method: 'GET', path: '/v1/sandbox/scenarios', idempotent: true });

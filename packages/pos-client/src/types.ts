@@ -438,6 +438,8 @@ export interface HomologationRun {
   finishedAt?: string;
   /** Milliseconds: durationMs, confirmDeadlineMs, pollMinIntervalMs… */
   timings: Record<string, number>;
+  /** Present when the run is shorter than its own steps need: a failure may only reflect that. */
+  warnings?: string[];
   /** The orders the run placed, with the code the customer tells the courier (validateCode). */
   orders: Array<{ orderId: string; scenario: string; deliveryCode: string }>;
   criteria: HomologationCriterion[];

@@ -28,6 +28,12 @@ export const RunView = Type.Object({
   timings: Type.Object(Object.fromEntries(Object.keys(DEFAULT_TIMINGS).map((n) => [n, Type.Integer()])), {
     description: 'The timings of the run (ms): defaults, environment, then the start body',
   }) as unknown as ReturnType<typeof Type.Unsafe<Timings>>,
+  warnings: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        "Present when durationMs is shorter than the run's own steps need: a failure may only reflect the duration",
+    }),
+  ),
   orders: Type.Array(
     Type.Object({
       orderId: Uuid(),

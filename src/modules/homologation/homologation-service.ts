@@ -14,7 +14,7 @@ import type { SandboxService } from '../sandbox/index.js';
 import { type DeliveryView, signWebhook, type WebhooksService } from '../webhooks/index.js';
 import { allRequiredPass, type Criterion, grade, pendingCriteria } from './criteria.js';
 import * as repo from './homologation-repository.js';
-import { resolveTimings, type Timings } from './homologation-timings.js';
+import { resolveTimings, shortRunWarnings, type Timings } from './homologation-timings.js';
 import type { ActiveRun, Observer, PlacedOrder } from './observer.js';
 import type { ReportSigner } from './report-signing.js';
 
@@ -56,12 +56,19 @@ export interface RunReport {
   startedAt: string;
   finishedAt?: string;
   timings: Timings;
+  /** Said when the run is too short for its own steps (a failure may only reflect that). */
+  warnings?: string[];
   orders: repo.RunRow['orders'];
   criteria: Criterion[];
   signature?: string;
 }
 
 export const runNotFound = () => notFound('Homologation run not found');
+
+function warningsOf(timings: Timings): { warnings?: string[] } {
+  const warnings = shortRunWarnings(timings, RUN_SCENARIOS.length);
+  return warnings.length > 0 ? { warnings } : {};
+}
 
 function toReport(row: repo.RunRow): RunReport {
   return {
@@ -72,6 +79,7 @@ function toReport(row: repo.RunRow): RunReport {
     startedAt: row.started_at.toISOString(),
     ...(row.finished_at ? { finishedAt: row.finished_at.toISOString() } : {}),
     timings: row.timings,
+    ...warningsOf(row.timings),
     orders: row.orders,
     criteria: row.status === 'RUNNING' ? pendingCriteria() : row.criteria,
     ...(row.signature ? { signature: row.signature } : {}),

@@ -91,3 +91,29 @@ export function resolveTimings(
   if (timings.durationMs > MAX_DURATION_MS) throw badRequest('timings.durationMs must be at most 600000');
   return timings;
 }
+
+/**
+ * About how long the run's own steps take once the POS is up: the scenarios placed one spacing
+ * apart, the three injected answers one gap apart after them, then the longer of the two answer
+ * deadlines for the last order. A run shorter than this ends before its scenarios could be
+ * answered, so a failure may only reflect the duration (the warning of the report says so).
+ */
+export function neededDurationMs(timings: Timings, scenarioCount: number): number {
+  return (
+    Math.max(0, scenarioCount - 1) * timings.scenarioSpacingMs +
+    3 * timings.injectionGapMs +
+    Math.max(timings.confirmDeadlineMs, timings.cancellationDeadlineMs)
+  );
+}
+
+/** The warning of a run shorter than its steps need, or none. */
+export function shortRunWarnings(timings: Timings, scenarioCount: number): string[] {
+  const needed = neededDurationMs(timings, scenarioCount);
+  if (timings.durationMs >= needed) return [];
+  return [
+    `durationMs ${timings.durationMs} is shorter than the ${needed} ms this run's steps need ` +
+      `(${scenarioCount} scenarios ${timings.scenarioSpacingMs} ms apart, 3 injected answers ${timings.injectionGapMs} ms apart, ` +
+      `then ${Math.max(timings.confirmDeadlineMs, timings.cancellationDeadlineMs)} ms to answer): ` +
+      'a failure or NOT OBSERVED may only reflect the duration; run again with a longer one',
+  ];
+}

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, Uuid } from '../../lib/schemas.js';
-import { PlayScenarioBody, ScenarioPlayed, ScenarioSummary } from './sandbox-schemas.js';
+import { CustomerDeliveryCode, PlayScenarioBody, ScenarioPlayed, ScenarioSummary } from './sandbox-schemas.js';
 import type { SandboxService } from './sandbox-service.js';
 
 // Sandbox only (D25): app.ts registers these plugins only when CLEAVER_ENV=sandbox, so in
@@ -48,6 +48,24 @@ export const posSandboxRoutes: FastifyPluginAsyncTypebox<{ sandbox: SandboxServi
       const played = await sandbox.play(request.principal.merchantId, request.body.scenario, request.body.options);
       return reply.code(201).send(played);
     },
+  );
+
+  app.get(
+    '/sandbox/orders/:orderId/customerDeliveryCode',
+    {
+      config: { rateLimit: 'read' },
+      schema: {
+        tags,
+        summary: 'The delivery code the sandbox customer tells the courier (what to send to validateCode)',
+        description:
+          'In production the code reaches the POS only from the customer at the door (spec 4.11); the sandbox has ' +
+          'no customer, so a POS under test asks here, with its own token, for its own orders. ' +
+          'Sandbox only (CLEAVER_ENV=sandbox); 404 in production.',
+        params: Type.Object({ orderId: Uuid() }),
+        response: { 200: CustomerDeliveryCode, ...errorResponses(400, 401, 404, 429) },
+      },
+    },
+    async (request) => sandbox.customerDeliveryCode(request.principal.merchantId, request.params.orderId),
   );
 };
 

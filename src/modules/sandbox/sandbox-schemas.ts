@@ -63,3 +63,10 @@ export const ScenarioPlayed = Type.Object({
     { description: 'Every event this play raised, oldest first' },
   ),
 });
+
+export const CustomerDeliveryCode = Type.Object({
+  orderId: Uuid(),
+  customerDeliveryCode: Type.String({
+    description: 'What the sandbox customer says at the door: send it to validateCode (spec 4.11)',
+  }),
+});

@@ -98,6 +98,19 @@ export function createSandboxService(deps: SandboxDeps) {
       await deps.merchants.requireMerchant(merchantId);
     },
 
+    /**
+     * The delivery code the sandbox's customer tells the courier at the door (spec 4.11). A
+     * marketplace never puts it in the order the POS reads (that would defeat the check): in
+     * production the person handing over types what the customer says. The sandbox has no
+     * customer, so the POS asks this route instead, with its own token and for its own orders
+     * only (another merchant's order is not found, D21).
+     */
+    async customerDeliveryCode(merchantId: string, orderId: string) {
+      const order = await orders.getAnyOrder(orderId);
+      if (order.merchant_id !== merchantId) throw orderNotFound();
+      return { orderId: order.id, customerDeliveryCode: order.delivery_code };
+    },
+
     /** D38: the indexes of an order's lines sold by KG (what a POS weighs; homologation grades it). */
     async kgLinesOf(orderId: string): Promise<number[]> {
       const order = await orders.getAnyOrder(orderId);

@@ -201,6 +201,18 @@ const NUMBER_BY_NAME: Record<string, number> = {
   index: 0,
 };
 const UUID_SAMPLE = '3f6b2a1c-9d8e-4f7a-b6c5-d4e3f2a1b0c9';
+/**
+ * Ids of different things differ in examples, so a reader never takes one for another (an event
+ * record's eventId, orderId and sourceAppId were one uuid); the orderId is the one orderURL names.
+ */
+const UUID_BY_NAME: Record<string, string> = {
+  eventId: '7d2e9c4b-1a3f-4b6e-8c5d-9e0f1a2b3c4d',
+  orderId: '0f0f6c1e-8a55-4c61-9a3e-2d5b7c9e1a10',
+  sourceAppId: 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e',
+  merchantId: 'a4e5f6b7-c8d9-4e0f-9a1b-2c3d4e5f6a7b',
+  keyId: 'c7d8e9f0-a1b2-4c3d-8e4f-5a6b7c8d9e0f',
+  deliveryId: 'e2f3a4b5-c6d7-4e8f-9a0b-1c2d3e4f5a6b',
+};
 
 /** A value that satisfies the schema, preferring the schema's own examples. */
 export function sample(schema: unknown, depth = 0, name = '', parent = ''): unknown {
@@ -260,7 +272,7 @@ function sampleString(s: Json, name: string, parent: string): string {
   }
   switch (s.format) {
     case 'uuid':
-      return UUID_SAMPLE;
+      return UUID_BY_NAME[name] ?? UUID_SAMPLE;
     case 'date-time':
       return '2026-11-24T12:00:00.000Z';
     case 'date':
@@ -344,9 +356,54 @@ function completeOperation(op: Json): void {
     ) {
       response.description = meaning;
     }
-    const errorExample = meaning ? { title: exampleTitle(code), status: Number(code) } : undefined;
+    const title = code === '400' ? badRequestTitle(op) : exampleTitle(code);
+    const errorExample = meaning
+      ? {
+          title,
+          status: Number(code),
+          ...(code === '400' && OAUTH_OPERATIONS.has(id) ? { error: 'invalid_request' } : {}),
+        }
+      : undefined;
     completeContent(response.content as Json, errorExample);
   }
+}
+
+/**
+ * A 400 this operation can give, in the words the service uses (plugins/validation.ts): a
+ * required field of its body left out, else a path parameter that is not a uuid, else a query
+ * parameter out of its range, else the one every route can give (a malformed URL).
+ */
+/** The token routes answer errors with RFC 6749's `error` beside the title (auth-routes.ts). */
+const OAUTH_OPERATIONS = new Set(['postOauthToken', 'postOauthRevoke']);
+
+function badRequestTitle(op: Json): string {
+  // Revoking reads the client's credentials before the rest of the body.
+  if (op.operationId === 'postOauthRevoke') return 'client_id is required';
+  const content = ((op.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>;
+  const schema = content['application/json']?.schema as Json | undefined;
+  const required = schema?.type === 'object' ? (schema.required as string[] | undefined) : undefined;
+  if (required && required.length > 0) return `${required[0]} is required`;
+  const parameters = (op.parameters as Json[] | undefined) ?? [];
+  const uuidParam = parameters.find((p) => p.in === 'path' && (p.schema as Json | undefined)?.format === 'uuid');
+  if (uuidParam) return `${uuidParam.name} must be a uuid (params)`;
+  const listed = parameters.find((p) => {
+    const ps = p.schema as Json | undefined;
+    return p.in === 'query' && Array.isArray((ps?.items as Json | undefined)?.enum ?? ps?.enum);
+  });
+  if (listed) {
+    const ps = listed.schema as Json;
+    const values = ((ps.items as Json | undefined)?.enum ?? ps.enum) as unknown[];
+    return `${listed.name} must be one of ${values.join(', ')} (query)`;
+  }
+  const items = schema?.type === 'array' ? (schema.items as Json | undefined) : undefined;
+  const itemRequired = items?.required as string[] | undefined;
+  if (itemRequired && itemRequired.length > 0) return `[0].${itemRequired[0]} is required`;
+  const bounded = parameters.find(
+    (p) => p.in === 'query' && typeof (p.schema as Json | undefined)?.maximum === 'number',
+  );
+  if (bounded) return `${bounded.name} must be <= ${(bounded.schema as Json).maximum} (query)`;
+  if (schema?.type === 'object') return 'Body is not valid JSON';
+  return 'Malformed URL';
 }
 
 function exampleTitle(code: string): string {
