@@ -16,6 +16,7 @@ import type { ShutdownState } from './lifecycle/shutdown-state.js';
 import { oauthRoutes, type Principal } from './modules/auth/index.js';
 import { catalogRoutes } from './modules/catalog/index.js';
 import { eventsRoutes } from './modules/events/index.js';
+import { feedRoutes } from './modules/feed/index.js';
 import { operatorHomologationRoutes, posHomologationRoutes } from './modules/homologation/index.js';
 import { logisticsRoutes, useLogisticsAuth } from './modules/logistics/index.js';
 import { onboardingRoutes } from './modules/merchants/index.js';
@@ -266,6 +267,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       await scope.register(operatorNoticesRoutes, { notices: services.notices });
       await scope.register(operatorsRoutes, { operators: services.operators, clock: services.clock });
       await scope.register(auditRoutes, { audit: services.audit });
+      await scope.register(feedRoutes, { feed: services.feed });
       if (sandbox) await scope.register(operatorSandboxRoutes, { sandbox });
       if (homologation) await scope.register(operatorHomologationRoutes, { homologation });
     },

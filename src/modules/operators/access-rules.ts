@@ -56,6 +56,8 @@ export const ACCESS_RULES: Record<string, RouteRule> = {
   'POST /admin/v1/merchants/:merchantId/webhookDeliveries/retryFailed': rule('support', 'webhookDelivery.retryFailed'),
   'POST /admin/v1/merchants/:merchantId/webhookDeliveries/recover': rule('support', 'webhookDelivery.recover'),
   'GET /admin/v1/notices': read,
+  // The platform feed (D36)
+  'GET /admin/v1/feed': read,
   // Sandbox scenarios (sandbox only; the routes do not exist in production)
   'GET /admin/v1/merchants/:merchantId/sandbox/scenarios': read,
   'POST /admin/v1/merchants/:merchantId/sandbox/scenarios': rule('support', 'sandbox.playScenario'),
