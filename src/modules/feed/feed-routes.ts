@@ -1,5 +1,5 @@
-// GET /admin/v1/feed (D36, operator-api.md "Third round"): the platform feed over HTTP, paged by
-// cursor, filtered by kind and merchant, with a long poll.
+// GET /admin/v1/feed (D36, operator-api.md#third-round-the-platform-feed-cuts-weighing): the
+// platform feed over HTTP, paged by cursor, filtered by kind and merchant, with a long poll.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { errorResponses } from '../../lib/schemas.js';
 import { FeedPage, FeedQuery } from './feed-schemas.js';

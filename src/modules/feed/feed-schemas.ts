@@ -155,7 +155,35 @@ export const FeedQuery = Type.Object({
   ),
 });
 
-export const FeedPage = Type.Object({
-  items: Type.Array(FeedItem),
-  next: Type.String({ description: 'The cursor to pass as `after` next time (the same when nothing came)' }),
-});
+const PAGE_EXAMPLE = {
+  items: [
+    {
+      id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
+      cursor: '1042',
+      kind: 'order',
+      type: 'CONFIRMED',
+      merchantId: '3e1f5a2b-7c4d-4e8f-9a1b-2c3d4e5f6a7b',
+      orderId: '0f0f6c1e-8a55-4c61-9a3e-2d5b7c9e1a10',
+      occurredAt: '2026-03-02T15:00:05.000Z',
+      data: { orderExternalCode: 'PDV-1', preparationTime: 20, clientId: '9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' },
+    },
+    {
+      id: '7a2d3e4f-5b6c-4d7e-8f9a-0b1c2d3e4f5a',
+      cursor: '1043',
+      kind: 'merchant',
+      type: 'STATUS_CHANGED',
+      merchantId: '3e1f5a2b-7c4d-4e8f-9a1b-2c3d4e5f6a7b',
+      occurredAt: '2026-03-02T15:01:00.000Z',
+      data: { status: 'UNAVAILABLE', by: 'operator' },
+    },
+  ],
+  next: '1043',
+};
+
+export const FeedPage = Type.Object(
+  {
+    items: Type.Array(FeedItem),
+    next: Type.String({ description: 'The cursor to pass as `after` next time (the same when nothing came)' }),
+  },
+  { examples: [PAGE_EXAMPLE] },
+);
