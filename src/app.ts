@@ -67,6 +67,8 @@ export interface AppOptions {
   shutdown?: ShutdownState;
   /** Health of this process's background queues, for /health/ready. */
   workersHealth?: HealthSources['workers'];
+  /** D36: the NATS relay of the platform feed in this process, for /health/ready. */
+  feedRelayHealth?: HealthSources['feedRelay'];
 }
 
 const MINUTE = 60_000;
@@ -172,6 +174,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     db,
     shutdown: options.shutdown,
     workers: options.workersHealth,
+    feedRelay: options.feedRelayHealth,
     redis: store.status ? () => (store.status as () => 'ok' | 'unavailable')() : undefined,
   });
 
@@ -286,7 +289,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
  */
 export async function buildHealthApp(
   services: Services,
-  options: Pick<AppOptions, 'logger' | 'requestLogging' | 'shutdown' | 'workersHealth'> = {},
+  options: Pick<AppOptions, 'logger' | 'requestLogging' | 'shutdown' | 'workersHealth' | 'feedRelayHealth'> = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
@@ -298,6 +301,11 @@ export async function buildHealthApp(
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
   registerHttpMetrics(app, services.metrics);
   registerErrorHandling(app);
-  registerHealthRoutes(app, { db: services.db, shutdown: options.shutdown, workers: options.workersHealth });
+  registerHealthRoutes(app, {
+    db: services.db,
+    shutdown: options.shutdown,
+    workers: options.workersHealth,
+    feedRelay: options.feedRelayHealth,
+  });
   return app;
 }

@@ -143,6 +143,7 @@ export function createServices(deps: CoreDeps) {
     logistics,
     catalog,
     usage,
+    feed,
     registry: metrics.registry,
   });
   // D25: scenarios exist only in the sandbox.

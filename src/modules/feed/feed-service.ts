@@ -67,8 +67,10 @@ export const toFeedView = (r: repo.FeedItemRow): FeedItemView => ({
 export function createFeedService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
   const waiters = new Set<() => void>();
+  const followers = new Set<() => void>();
   const wakeReaders = () => {
     for (const wake of [...waiters]) wake();
+    for (const follow of [...followers]) follow();
   };
 
   /** One run: stamps everything committed and unstamped, a batch per transaction. */
@@ -161,6 +163,12 @@ export function createFeedService(deps: { db: Db; clock: Clock }) {
 
     stamp,
 
+    /** Called whenever this process stamped something or heard of new items (the NATS relay). */
+    onStamped(follow: () => void): () => void {
+      followers.add(follow);
+      return () => followers.delete(follow);
+    },
+
     /** GET /admin/v1/feed: stamped items after the cursor; `wait` holds an empty answer. */
     async read(query: FeedQueryInput): Promise<{ items: FeedItemView[]; next: string }> {
       const after = query.after ? Number(query.after) : 0;
@@ -209,6 +217,8 @@ export function createFeedService(deps: { db: Db; clock: Clock }) {
     relayRows: () => repo.relayRows(db),
     /** Retention (D36): one batch of items older than `before` that every relay has published. */
     async pruneOlderThan(before: Date, limit: number): Promise<number> {
+      // Only stamped items go: stamp first, so that items no one read are not kept forever.
+      await stamp();
       const relays = await repo.relayRows(db);
       const keepAbove = relays.length ? Math.min(...relays.map((r) => r.position)) : null;
       return repo.pruneItems(db, before, keepAbove, limit);
