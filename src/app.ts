@@ -16,6 +16,7 @@ import type { ShutdownState } from './lifecycle/shutdown-state.js';
 import { oauthRoutes, type Principal } from './modules/auth/index.js';
 import { catalogRoutes } from './modules/catalog/index.js';
 import { eventsRoutes } from './modules/events/index.js';
+import { feedRoutes } from './modules/feed/index.js';
 import { operatorHomologationRoutes, posHomologationRoutes } from './modules/homologation/index.js';
 import { logisticsRoutes, useLogisticsAuth } from './modules/logistics/index.js';
 import { onboardingRoutes } from './modules/merchants/index.js';
@@ -67,6 +68,8 @@ export interface AppOptions {
   shutdown?: ShutdownState;
   /** Health of this process's background queues, for /health/ready. */
   workersHealth?: HealthSources['workers'];
+  /** D36: the NATS relay of the platform feed in this process, for /health/ready. */
+  feedRelayHealth?: HealthSources['feedRelay'];
 }
 
 const MINUTE = 60_000;
@@ -175,6 +178,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     db,
     shutdown: options.shutdown,
     workers: options.workersHealth,
+    feedRelay: options.feedRelayHealth,
     redis: store.status ? () => (store.status as () => 'ok' | 'unavailable')() : undefined,
   });
 
@@ -270,6 +274,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       await scope.register(operatorNoticesRoutes, { notices: services.notices });
       await scope.register(operatorsRoutes, { operators: services.operators, clock: services.clock });
       await scope.register(auditRoutes, { audit: services.audit });
+      await scope.register(feedRoutes, { feed: services.feed });
       if (sandbox) await scope.register(operatorSandboxRoutes, { sandbox });
       if (homologation) await scope.register(operatorHomologationRoutes, { homologation });
     },
@@ -288,7 +293,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
  */
 export async function buildHealthApp(
   services: Services,
-  options: Pick<AppOptions, 'logger' | 'requestLogging' | 'shutdown' | 'workersHealth'> = {},
+  options: Pick<AppOptions, 'logger' | 'requestLogging' | 'shutdown' | 'workersHealth' | 'feedRelayHealth'> = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
@@ -303,6 +308,11 @@ export async function buildHealthApp(
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
   registerHttpMetrics(app, services.metrics);
   registerErrorHandling(app);
-  registerHealthRoutes(app, { db: services.db, shutdown: options.shutdown, workers: options.workersHealth });
+  registerHealthRoutes(app, {
+    db: services.db,
+    shutdown: options.shutdown,
+    workers: options.workersHealth,
+    feedRelay: options.feedRelayHealth,
+  });
   return app;
 }

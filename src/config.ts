@@ -37,6 +37,10 @@ export interface Config {
   publicUrl: string;
   appId: string;
   redisUrl: string | undefined;
+  /** D36: the NATS server the worker's relay publishes the platform feed to; unset: HTTP only. */
+  natsUrl: string | undefined;
+  /** D36: the JetStream stream of the feed (created when missing). */
+  natsStream: string;
   webhookRetryScheduleSec: number[];
   /** How long a worker holds a claimed delivery; a worker that dies frees it after this (D11). */
   webhookLeaseSec: number;
@@ -67,6 +71,8 @@ export interface Config {
     syncPayloads: number;
     syncSummaryDays: number;
     usageHours: number;
+    /** D36: platform feed items (never one the NATS relay has not published yet). */
+    feedDays: number;
     batch: number;
     orderBatch: number;
   };
@@ -243,6 +249,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     ? readUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'])
     : undefined;
   const redisUrl = env.REDIS_URL ? readUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']) : undefined;
+  const natsUrl = env.CLEAVER_NATS_URL
+    ? readUrl('CLEAVER_NATS_URL', env.CLEAVER_NATS_URL, ['nats:', 'tls:'])
+    : undefined;
+  const natsStream = env.CLEAVER_NATS_STREAM || 'CLEAVER';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(natsStream)) {
+    throw new ConfigError(`CLEAVER_NATS_STREAM must be letters, digits, - or _ (at most 64), got "${natsStream}"`);
+  }
   const hostForUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const publicUrl = (
     env.CLEAVER_PUBLIC_URL
@@ -278,6 +291,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl,
     appId,
     redisUrl,
+    natsUrl,
+    natsStream,
     webhookRetryScheduleSec: parseRetrySchedule(
       env.CLEAVER_WEBHOOK_RETRY_SCHEDULE || '0,5,300,1800,7200,18000,36000,36000',
     ),
@@ -301,6 +316,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       syncPayloads: readInt(env, 'CLEAVER_RETENTION_SYNC_PAYLOADS', 20, 1, 10_000),
       syncSummaryDays: readInt(env, 'CLEAVER_RETENTION_SYNC_DAYS', 90, 1, 3650),
       usageHours: readInt(env, 'CLEAVER_RETENTION_USAGE_HOURS', 48, 1, 24 * 365),
+      feedDays: readInt(env, 'CLEAVER_RETENTION_FEED_DAYS', 7, 1, 3650),
       batch: readInt(env, 'CLEAVER_RETENTION_BATCH', 1000, 10, 100_000),
       orderBatch: 100,
     },

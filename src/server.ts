@@ -138,12 +138,20 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   if (config.role !== 'worker') await services.events.start();
   const shutdown = createShutdownState();
   const workers = config.role !== 'api' ? await startWorkers(services) : undefined;
+  // D36: an API process's long-polling feed readers wake on the feed's NOTIFY (workers start it too).
+  if (config.role === 'api') await services.feed.start();
   const logger = {
     level: config.logLevel,
     redact: ['req.headers.authorization', 'req.headers["x-app-signature"]', '*.client_secret', '*.clientSecret'],
   };
   const requestLogging = config.logLevel === 'debug' || config.logLevel === 'trace';
-  const appOptions = { logger, requestLogging, shutdown, workersHealth: workers?.health };
+  const appOptions = {
+    logger,
+    requestLogging,
+    shutdown,
+    workersHealth: workers?.health,
+    feedRelayHealth: workers?.feedRelay,
+  };
   // Every role listens: the API, or for `--role worker` only health and metrics (D31).
   const app =
     config.role === 'worker'
@@ -155,7 +163,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     // Nothing may be left running: the process is about to exit with the reason.
-    await Promise.allSettled([app.close(), workers?.stop(), services.usageRecorder.stop()]);
+    await Promise.allSettled([app.close(), workers?.stop(), services.usageRecorder.stop(), services.feed.stop()]);
     await services.events.stop();
     await services.auth.stop();
     redis?.disconnect();
@@ -201,7 +209,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
         shutdown.enter('closing');
         const closingIdle = setInterval(() => app.server.closeIdleConnections(), 100);
         try {
-          await Promise.all([app.close(), workers?.stop()]);
+          await Promise.all([app.close(), workers?.stop(), services.feed.stop()]);
         } finally {
           clearInterval(closingIdle);
         }

@@ -6,6 +6,7 @@ import type { LookupFn } from './lib/net/address-guard.js';
 import { createAuthService } from './modules/auth/index.js';
 import { createCatalogService } from './modules/catalog/index.js';
 import { createEventsService, type EventListener } from './modules/events/index.js';
+import { createFeedService } from './modules/feed/index.js';
 import {
   createHomologationService,
   createObserver,
@@ -44,8 +45,18 @@ export function createServices(deps: CoreDeps) {
   let homologation: HomologationService | undefined;
   // Watches the requests of keys under homologation; an empty map costs the hooks one check.
   const homologationObserver = createObserver(() => clock.now().getTime());
+  // D36: the platform feed's outbox; every module below that changes something it reports takes
+  // its recorder and calls it inside the change's transaction.
+  const feed = createFeedService({ db, clock });
   const auth = createAuthService({ db, config, clock });
-  const merchants = createMerchantsService({ db, clock, auth, env: config.env, lookup: deps.lookup });
+  const merchants = createMerchantsService({
+    db,
+    clock,
+    auth,
+    env: config.env,
+    lookup: deps.lookup,
+    feed: feed.record,
+  });
   const logisticsApps = createLogisticsAppsService({ db, clock, auth, merchants });
   const catalog = createCatalogService({
     db,
@@ -63,6 +74,7 @@ export function createServices(deps: CoreDeps) {
     merchants,
     // Sandbox homologation: a run makes the merchant's next upload FAIL (operator-api.md#homologation).
     forcedFailure: (merchantId) => (homologation ? homologation.catalogFailure(merchantId) : Promise.resolve(null)),
+    feed: feed.record,
   });
   const notices = createNoticesService({ db });
   const webhooks = createWebhooksService({
@@ -74,15 +86,24 @@ export function createServices(deps: CoreDeps) {
     lookup: deps.lookup,
     notices,
     disableAfterHours: config.webhookDisableAfterHours,
+    feed: feed.record,
   });
   // Fan-out beyond polling: called inside each event's recording transaction (outbox, D10).
-  const eventListeners: EventListener[] = [webhooks.enqueueForEvent];
+  const eventListeners: EventListener[] = [webhooks.enqueueForEvent, feed.onOrderEvent];
   const events = createEventsService({ db, clock, config, listeners: eventListeners });
   // D38: called inside each weighing's transaction, as eventListeners are for events (the
-  // platform feed's `order WEIGHED` item, D36, is added here).
-  const weighingListeners: WeighingListener[] = [];
-  const orders = createOrdersService({ db, clock, config, events, merchants, weighingListeners });
-  const logistics = createLogisticsService({ db, clock, orders });
+  // platform feed's `order WEIGHED` item, D36).
+  const weighingListeners: WeighingListener[] = [feed.onWeighed];
+  const orders = createOrdersService({
+    db,
+    clock,
+    config,
+    events,
+    merchants,
+    weighingListeners,
+    feed: feed.record,
+  });
+  const logistics = createLogisticsService({ db, clock, orders, feed: feed.record });
   const usageRecorder = createUsageRecorder({ db, clock, onError: throttledReport('usage') });
   const usage = createUsageService({
     db,
@@ -122,6 +143,7 @@ export function createServices(deps: CoreDeps) {
     logistics,
     catalog,
     usage,
+    feed,
     registry: metrics.registry,
   });
   // D25: scenarios exist only in the sandbox.
@@ -150,6 +172,7 @@ export function createServices(deps: CoreDeps) {
     homologation,
     homologationObserver,
     retention,
+    feed,
     notices,
     metrics,
     auth,

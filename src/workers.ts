@@ -1,10 +1,13 @@
 import { startEmbeddedUpkeep } from './db/embedded-upkeep.js';
 import type { WorkerHealth } from './jobs/leased-worker.js';
 import { throttledReport } from './jobs/throttled-report.js';
+import { createFeedRelay, type FeedRelayHealth } from './modules/feed/index.js';
 import type { Services } from './services.js';
 
 export interface RunningWorkers {
   health(): WorkerHealth[];
+  /** D36: the NATS relay of the platform feed, when CLEAVER_NATS_URL is set. */
+  feedRelay?: () => FeedRelayHealth;
   stop(): Promise<void>;
 }
 
@@ -58,7 +61,34 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
   await services.webhooks.start();
   stops.push(() => services.webhooks.stop());
 
+  // D36: the platform feed. Its stamper follows commits in every worker; with a broker, the
+  // relay publishes to NATS JetStream. Without one nothing else is needed: readers use HTTP.
+  await services.feed.start();
+  stops.push(() => services.feed.stop());
+  const config = services.config;
+  const relay = config.natsUrl
+    ? createFeedRelay({
+        db: services.db,
+        clock: services.clock,
+        url: config.natsUrl,
+        stream: config.natsStream,
+        stamp: services.feed.stamp,
+        onError: throttledReport('feed relay'),
+        registry: services.metrics.registry,
+      })
+    : undefined;
+  if (relay) {
+    const unsubscribe = services.feed.onStamped(() => relay.poke());
+    await relay.start();
+    // Stopped before the feed's stamper (stops run together; the relay's last pass may stamp).
+    stops.unshift(async () => {
+      unsubscribe();
+      await relay.stop();
+    });
+  }
+
   return {
+    feedRelay: relay ? () => relay.health() : undefined,
     health: () => [services.catalog.worker.health(), services.webhooks.health()],
     async stop() {
       await Promise.all(stops.map((stop) => stop()));

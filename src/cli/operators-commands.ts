@@ -26,7 +26,7 @@ import {
 } from './common.js';
 
 export const OPERATORS_HELP = `Usage:
-  cleaver operators create --email EMAIL --name NAME --role admin|support|viewer [--password-stdin]
+  cleaver operators create --email EMAIL --name NAME --role admin|support|viewer|platform [--password-stdin]
   cleaver operators list
   cleaver operators update OPERATOR_ID [--role ROLE] [--disable | --enable]
   cleaver operators set-password OPERATOR_ID --password-stdin     its console sessions end
@@ -51,7 +51,7 @@ export const AUDIT_HELP = `Usage:
 
 ${ADMIN_HELP}`;
 
-const ROLES = ['admin', 'support', 'viewer'];
+const ROLES = ['admin', 'support', 'viewer', 'platform'];
 
 function roleOf(value: string | undefined): OperatorRole | undefined {
   if (value === undefined) return undefined;

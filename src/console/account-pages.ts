@@ -4,8 +4,8 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import {
-  allows,
   isRole,
+  mayGrant,
   PASSWORD_MIN,
   ROLES,
   selfOf,
@@ -70,7 +70,7 @@ export const accountPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
   <form method="post" action="/console/account/tokens" class="inline-form">${csrf}
     <div class="field"><label for="tok-name">${a.tokenName}</label><input id="tok-name" name="name" maxlength="200" autocomplete="off"></div>
     <div class="field"><label for="tok-role">${a.tokenRole}</label><select id="tok-role" name="role">
-      ${ROLES.filter((r) => allows(o.role, r)).map((r) => html`<option value="${r}"${r === o.role ? html` selected` : ''}>${t.roles[r]}</option>`)}</select></div>
+      ${ROLES.filter((r) => mayGrant(o.role, r)).map((r) => html`<option value="${r}"${r === o.role ? html` selected` : ''}>${t.roles[r]}</option>`)}</select></div>
     <div class="field"><label for="tok-days">${a.validDays}</label><input id="tok-days" name="days" type="number" min="1" max="${TOKEN_MAX_DAYS}" value="${TOKEN_DEFAULT_DAYS}"></div>
     <button type="submit">${a.createToken}</button>
   </form>

@@ -96,6 +96,8 @@ export function merchantAuth(auth: AuthService, afterAuth: OnRequest = passOn): 
 
 interface OperatorRouteConfig {
   access?: Access;
+  /** D36: the platform role may call it. */
+  platform?: boolean;
   /** Audit action of a route that changes something; set from the rules table at start. */
   auditAction?: string;
   public?: boolean;
@@ -108,6 +110,7 @@ export interface RuledRoute {
   url: string;
   access: Access;
   action: string | undefined;
+  platform: boolean;
 }
 
 // Every route that got a rule, per app (keyed by its HTTP server, which all scopes share): the
@@ -131,7 +134,9 @@ export function requireAccessRules(scope: FastifyInstance, options: { allowPubli
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const config = (route.config ?? {}) as OperatorRouteConfig;
     for (const method of methods) {
-      const rule = config.access ? { access: config.access, action: config.auditAction } : ruleFor(method, route.url);
+      const rule = config.access
+        ? { access: config.access, action: config.auditAction, platform: config.platform ? (true as const) : undefined }
+        : ruleFor(method, route.url);
       if (!rule) {
         throw new Error(
           `No role rule for ${method} ${route.url}: add it to src/modules/operators/access-rules.ts (or set config.access)`,
@@ -144,18 +149,19 @@ export function requireAccessRules(scope: FastifyInstance, options: { allowPubli
         ...config,
         access: rule.access,
         auditAction: rule.action,
+        platform: rule.platform === true,
         public: rule.access === 'public',
       } as never;
-      seen.push({ method, url: route.url, access: rule.access, action: rule.action });
+      seen.push({ method, url: route.url, access: rule.access, action: rule.action, platform: rule.platform === true });
     }
   });
 }
 
 /** 403 when the caller's role is below the route's rule. */
 export function checkAccess(request: FastifyRequest): void {
-  const needed = routeConfig(request).access;
+  const { access: needed, platform } = routeConfig(request);
   if (!needed || needed === 'public') return;
-  if (!allows(request.actor.role, needed)) {
+  if (!allows(request.actor.role, needed, platform === true)) {
     throw forbidden(`Forbidden: this needs the ${needed} role (yours is ${request.actor.role})`);
   }
 }

@@ -12,6 +12,11 @@ export interface HealthSources {
   shutdown?: ShutdownState;
   /** Background queues of this process (`--role worker|all`); absent for a bare API. */
   workers?: () => Array<{ queue: string; healthy: boolean; lastError: string | null }>;
+  /**
+   * D36: the NATS relay of the platform feed (lag, last publish); absent without a broker. A
+   * broker that is away does not make the process unready: the backlog waits in the database.
+   */
+  feedRelay?: () => object;
   /** Shared rate-limit counters (D23); absent when REDIS_URL is not set. */
   redis?: () => 'ok' | 'unavailable';
 }
@@ -38,6 +43,7 @@ export function registerHealthRoutes(app: FastifyInstance, sources: HealthSource
     const extra: Record<string, unknown> = {};
     if (sources.workers) extra.workers = sources.workers();
     if (sources.redis) extra.redis = sources.redis();
+    if (sources.feedRelay) extra.feedRelay = sources.feedRelay();
     if (sources.shutdown && sources.shutdown.phase() !== 'serving') {
       return reply.code(503).header('retry-after', String(STOPPING_RETRY_AFTER_SEC)).send({
         title: 'Shutting down',

@@ -54,6 +54,9 @@ const OWNERS: Record<string, string> = {
   merchant_history: 'merchants',
   webhook_endpoint_health: 'webhooks',
   notices: 'notices',
+  feed_items: 'feed',
+  feed_stamper: 'feed',
+  feed_relays: 'feed',
 };
 
 /** Reads of another module's table, each argued in docs/adr/0004-module-boundaries.md. */

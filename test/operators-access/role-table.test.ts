@@ -30,7 +30,8 @@ const urlOf = (pattern: string) => pattern.replace(/:\w+/g, NO_ID);
 
 type Caller = Role | 'bootstrap';
 const CALLERS: Caller[] = [...ROLES, 'bootstrap'];
-const mayCall = (caller: Caller, route: RuledRoute) => caller === 'bootstrap' || allows(caller, route.access);
+const mayCall = (caller: Caller, route: RuledRoute) =>
+  caller === 'bootstrap' || allows(caller, route.access, route.platform);
 
 /** The newest audit entry: every call of a route with an action, allowed or not, must have left it. */
 async function newestAudit(): Promise<string> {
@@ -64,9 +65,11 @@ describe('the rules', () => {
   it('are the table in docs/security.md', () => {
     const doc = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
     const rows = [
-      ...doc.matchAll(/^\| `(GET|POST|PATCH|PUT|DELETE) ([^`]+)` +\| (\w+) +\| (?:`([\w.]+)`|—) +\|/gm),
+      ...doc.matchAll(/^\| `(GET|POST|PATCH|PUT|DELETE) ([^`]+)` +\| (\w+(?:, platform)?) +\| (?:`([\w.]+)`|—) +\|/gm),
     ].map((m) => `${m[1]} ${m[2]} ${m[3]} ${m[4] ?? '-'}`);
-    const table = Object.entries(ACCESS_RULES).map(([k, r]) => `${k} ${r.access} ${r.action ?? '-'}`);
+    const table = Object.entries(ACCESS_RULES).map(
+      ([k, r]) => `${k} ${r.access}${r.platform ? ', platform' : ''} ${r.action ?? '-'}`,
+    );
     expect(rows.sort()).toEqual(table.sort());
   });
 

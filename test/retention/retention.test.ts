@@ -41,6 +41,7 @@ const TABLES = [
   'webhook_deliveries',
   'catalog_syncs',
   'key_usage_minutes',
+  'feed_items',
   'orders',
 ] as const;
 
@@ -165,6 +166,10 @@ describe('60 days of traffic', () => {
     expect(daily.slice(5).every((d) => d.key_usage_minutes === daily[5].key_usage_minutes)).toBe(true);
     expect(daily.slice(25).every((d) => d.catalog_payloads === 20)).toBe(true);
     expect(daily[DAYS - 1].catalog_syncs).toBe(DAYS);
+    // D36: platform feed items, 7 days (nothing relays them here, so nothing holds them back).
+    const feed = daily.slice(10).map((d) => d.feed_items);
+    expect(feed).toEqual(feed.map(() => feed[0]));
+    expect(feed[0]).toBeGreaterThan(0);
 
     // Inside the horizon, intact: key B, which never acknowledges, polls exactly the events of
     // orders from the last 7 days (older ones expired), oldest first.

@@ -216,6 +216,7 @@ export const adminRoutes: ProtectedRoute[] = [
     payload: json({ since: '2026-01-01T00:00:00Z' }),
   },
   { method: 'GET', pattern: '/admin/v1/notices', url: () => '/admin/v1/notices' },
+  { method: 'GET', pattern: '/admin/v1/feed', url: () => '/admin/v1/feed' },
   {
     method: 'GET',
     pattern: '/admin/v1/merchants/:merchantId/history',

@@ -82,7 +82,7 @@ export interface OperatorAccount {
   updatedAt: string;
 }
 
-export type OperatorRole = 'admin' | 'support' | 'viewer';
+export type OperatorRole = 'admin' | 'support' | 'viewer' | 'platform';
 
 export interface CreatedOperatorToken {
   id: string;

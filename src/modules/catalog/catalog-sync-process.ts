@@ -8,6 +8,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import type { LookupFn } from '../../lib/net/address-guard.js';
 import { createOutboundAgent } from '../../lib/net/outbound-agent.js';
+import { type FeedRecorder, noFeed } from '../feed/index.js';
 import type { OdEntityType } from '../opendelivery/index.js';
 import * as applyRepo from './catalog-apply-repository.js';
 import { applyCategoryUpdates } from './catalog-category-repository.js';
@@ -61,6 +62,8 @@ export interface SyncProcessorDeps {
   forcedFailure?: (merchantId: string) => Promise<string | null>;
   /** Test seam: runs inside the apply transaction just before it commits (crash simulation). */
   beforeCommit?: (syncId: string) => Promise<void> | void;
+  /** D36: the platform feed's `catalog SYNC_FINISHED`, in the transaction that finishes the sync. */
+  feed?: FeedRecorder;
 }
 
 /** What a sync asks for, once its payload is read. */
@@ -85,17 +88,35 @@ const zero = () => ({ categories: emptyCounts(), products: emptyCounts() });
 
 export function createSyncProcessor(deps: SyncProcessorDeps) {
   const { db, clock } = deps;
+  const feed = deps.feed ?? noFeed;
+
+  /** D36: what the storefront needs to follow a finished sync. */
+  async function feedFinished(tx: Queryable, sync: syncRepo.ClaimedSync, outcome: SyncOutcome, at: Date) {
+    const changedProductIds =
+      outcome.status === 'SUCCESS' ? await syncRepo.productIdsWrittenAt(tx, sync.merchant_id, at) : [];
+    await feed(tx, {
+      kind: 'catalog',
+      type: 'SYNC_FINISHED',
+      merchantId: sync.merchant_id,
+      occurredAt: at,
+      data: { syncId: sync.id, status: outcome.status, counts: outcome.details.counts, changedProductIds },
+    });
+  }
 
   async function finishWith(sync: syncRepo.ClaimedSync, outcome: SyncOutcome): Promise<void> {
-    const done = await syncRepo.finishSync(db, {
-      id: sync.id,
-      owner: sync.lease_owner,
-      status: outcome.status,
-      moreInfo: outcome.moreInfo,
-      details: outcome.details,
-      at: clock.now(),
+    const at = clock.now();
+    await db.transaction(async (tx) => {
+      const done = await syncRepo.finishSync(tx, {
+        id: sync.id,
+        owner: sync.lease_owner,
+        status: outcome.status,
+        moreInfo: outcome.moreInfo,
+        details: outcome.details,
+        at,
+      });
+      if (!done) throw new Error('catalog sync lease lost');
+      await feedFinished(tx, sync, outcome, at);
     });
-    if (!done) throw new Error('catalog sync lease lost');
   }
 
   const pullFailed = (reason: string) => describeOutcome(null, zero(), [], null, reason);
@@ -368,6 +389,7 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
       // Compare-and-set on the lease: if another worker took the sync over, roll back.
       if (!done) throw new Error('catalog sync lease lost');
       await syncRepo.touchCatalogState(tx, merchantId, at);
+      await feedFinished(tx, sync, outcome, at);
       if (answer && outcome.status === 'SUCCESS') {
         await pullRepo.savePullState(tx, { merchantId, ...answer, syncId: sync.id, at });
       }

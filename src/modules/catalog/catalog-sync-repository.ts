@@ -160,6 +160,15 @@ export async function finishSync(
   return rowCount === 1;
 }
 
+/** D36: the products an apply wrote (added or changed), by their write time. */
+export async function productIdsWrittenAt(db: Queryable, merchantId: string, at: Date): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM products WHERE merchant_id = $1 AND updated_at = $2 ORDER BY id',
+    [merchantId, at],
+  );
+  return rows.map((r) => r.id);
+}
+
 /** Bumps the version that validates cached merchant records (D24). */
 export async function touchCatalogState(db: Queryable, merchantId: string, at: Date): Promise<void> {
   await db.query(

@@ -54,6 +54,13 @@ export interface RecordedEvent {
    * sent after CANCELLED_DENIED on a POS denial (D8).
    */
   polled: boolean;
+  /** The metadata as stored (the `cleaver` dialect's), for listeners beyond the POS (D36). */
+  metadata?: Record<string, unknown>;
+  /**
+   * What the platform feed carries beyond the POS-facing metadata (D36: CONFIRMED's
+   * orderExternalCode and preparationTime, a cancellation request's items); never sent to a POS.
+   */
+  detail?: Record<string, unknown>;
 }
 
 export type EventListener = (tx: Queryable, event: RecordedEvent) => Promise<void>;

@@ -30,6 +30,8 @@ export interface RecordEventInput {
   metadata?: Record<string, unknown>;
   /** False for the webhook-only CANCELLATION_REQUEST_DENIED of a POS denial (D8). */
   polled?: boolean;
+  /** For the platform feed only (D36): never stored with the event nor shown to a POS. */
+  detail?: Record<string, unknown>;
 }
 
 export interface AcknowledgmentInput {
@@ -98,6 +100,8 @@ export function createEventsService(deps: {
         record: eventRecordFor('cleaver', occurrence, context),
         openDeliveryRecord: eventRecordFor('opendelivery', occurrence, context),
         polled,
+        ...(input.metadata ? { metadata: input.metadata } : {}),
+        ...(input.detail ? { detail: input.detail } : {}),
       };
       for (const listener of listeners) await listener(tx, event);
       return event;

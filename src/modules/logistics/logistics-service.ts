@@ -5,6 +5,7 @@ import { badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { unstorableTextPath } from '../../lib/storable-text.js';
 import { orderNotFound } from '../events/index.js';
+import { type FeedRecorder, noFeed } from '../feed/index.js';
 import type { OrderRow, OrdersService } from '../orders/index.js';
 import type { LogisticsCaller } from './logistics-auth.js';
 import type { ConfirmationCodeBody, DeliveryUpdateBody, LogisticsUpdateView } from './logistics-schemas.js';
@@ -18,8 +19,18 @@ const MOVES = {
   DELIVERY_FINISHED: 'logisticsDelivered',
 } as const;
 
-export function createLogisticsService(deps: { db: Db; clock: Clock; orders: OrdersService }) {
+/** D36: what the platform feed's LOGISTICS_UPDATE item carries of a deliveryUpdate. */
+function feedData(body: DeliveryUpdate): Record<string, unknown> {
+  const data: Record<string, unknown> = { deliveryId: body.deliveryId, event: body.event };
+  for (const field of ['eta', 'deliveryPerson', 'geoLocalization', 'externalTrackingURL'] as const) {
+    if (body[field] !== undefined) data[field] = body[field];
+  }
+  return data;
+}
+
+export function createLogisticsService(deps: { db: Db; clock: Clock; orders: OrdersService; feed?: FeedRecorder }) {
   const { db, clock, orders } = deps;
+  const feed = deps.feed ?? noFeed;
 
   return {
     /**
@@ -71,6 +82,13 @@ export function createLogisticsService(deps: { db: Db; clock: Clock; orders: Ord
             ? await orders.applyLogisticsEvent(tx, order, action)
             : { statusAfter: order.status, raisedEvent: null, note: null };
           updates.push({ orderId: id, combined: id !== mainId, statusBefore: order.status, ...outcome });
+          await feed(tx, {
+            kind: 'order',
+            type: 'LOGISTICS_UPDATE',
+            merchantId: order.merchant_id,
+            orderId: id,
+            data: feedData(body),
+          });
         }
         await repo.insertUpdates(tx, requestId, updates);
         return { replay: false };
@@ -79,7 +97,7 @@ export function createLogisticsService(deps: { db: Db; clock: Clock; orders: Ord
 
     /** Spec 4.15: the logistics-side equivalent of 4.11, the same check. */
     confirmCode: (caller: LogisticsCaller, body: Static<typeof ConfirmationCodeBody>) =>
-      orders.validateCode({ merchantId: caller.merchantId }, body.orderId, body.deliveryCode),
+      orders.validateCode({ merchantId: caller.merchantId }, body.orderId, body.deliveryCode, 'logistics'),
 
     /** For the operator's order view (GET /admin/v1/orders/{id} `logisticsUpdates`), oldest first. */
     /** Retention (D30): updates of orders whose history is pruned, and requests left with none. */

@@ -169,12 +169,16 @@ export async function applyCatalogIdentity(
   id: string,
   identity: { status: string; pdvExternalId: string },
   at: Date,
-): Promise<void> {
-  await db.query(
-    `UPDATE merchants SET status = $2, pdv_external_id = $3, updated_at = $4
-      WHERE id = $1 AND (status IS DISTINCT FROM $2 OR pdv_external_id IS DISTINCT FROM $3)`,
+): Promise<{ previousStatus: string } | undefined> {
+  const { rows } = await db.query<{ previous_status: string }>(
+    `WITH before AS (SELECT status FROM merchants WHERE id = $1 FOR UPDATE)
+     UPDATE merchants m SET status = $2, pdv_external_id = $3, updated_at = $4
+       FROM before
+      WHERE m.id = $1 AND (m.status IS DISTINCT FROM $2 OR m.pdv_external_id IS DISTINCT FROM $3)
+      RETURNING before.status AS previous_status`,
     [id, identity.status, identity.pdvExternalId, at],
   );
+  return rows[0] ? { previousStatus: rows[0].previous_status } : undefined;
 }
 
 /** Spec 4.2: only the fields sent change; a new webhook URL re-enables delivery (D11). */

@@ -8,6 +8,7 @@ import { Decimal, toDecimalString } from '../../lib/money.js';
 import type { LookupFn } from '../../lib/net/address-guard.js';
 import { privateTargetReason } from '../../lib/net/outbound-url.js';
 import type { AuthService, Principal } from '../auth/index.js';
+import { type FeedRecorder, noFeed } from '../feed/index.js';
 import type { MerchantRow } from './merchants-repository.js';
 import * as repo from './merchants-repository.js';
 
@@ -74,8 +75,19 @@ export function createMerchantsService(deps: {
   env: Config['env'];
   /** DNS resolution for the registration-time address check (tests: a fake resolver). */
   lookup?: LookupFn;
+  /** D36: the platform feed (STATUS_CHANGED, ONBOARDING_CHANGED), in each change's transaction. */
+  feed?: FeedRecorder;
 }) {
   const { db, clock, auth } = deps;
+  const feed = deps.feed ?? noFeed;
+  /** D36: `merchant STATUS_CHANGED`, who switched it: the POS, an operator or presence. */
+  const feedStatus = (
+    tx: Queryable,
+    merchantId: string,
+    status: string,
+    by: 'pos' | 'operator' | 'presence',
+    at: Date,
+  ) => feed(tx, { kind: 'merchant', type: 'STATUS_CHANGED', merchantId, occurredAt: at, data: { status, by } });
 
   /** D12 at registration: production refuses a URL already known to point inside our network. */
   async function refusePrivateTarget(field: string, raw: string): Promise<void> {
@@ -110,6 +122,7 @@ export function createMerchantsService(deps: {
           kind: 'status',
           detail: { from: updated.previous_status, to: changes.status, by },
         });
+        await feedStatus(tx, id, changes.status, by === 'operator' ? 'operator' : 'pos', at);
       }
       return updated;
     });
@@ -172,12 +185,17 @@ export function createMerchantsService(deps: {
     },
 
     /** Spec 4.3: what a MERCHANT upload says of the merchant, in the catalog's transaction. */
-    applyCatalogIdentity: (
+    async applyCatalogIdentity(
       tx: Queryable,
       merchantId: string,
       identity: { status: 'AVAILABLE' | 'UNAVAILABLE'; pdvExternalId: string },
       at: Date,
-    ) => repo.applyCatalogIdentity(tx, merchantId, identity, at),
+    ): Promise<void> {
+      const changed = await repo.applyCatalogIdentity(tx, merchantId, identity, at);
+      if (changed && changed.previousStatus !== identity.status) {
+        await feedStatus(tx, merchantId, identity.status, 'pos', at);
+      }
+    },
 
     /** Spec 3.3 / D29: the order-receiving switch alone (Open Delivery's merchantStatus notification). */
     async setStatus(merchantId: string, status: 'AVAILABLE' | 'UNAVAILABLE'): Promise<void> {
@@ -197,6 +215,7 @@ export function createMerchantsService(deps: {
           kind: 'status',
           detail: { from: 'AVAILABLE', to: 'UNAVAILABLE', by: 'presence', silentSince: silentSince.toISOString() },
         });
+        await feedStatus(tx, merchantId, 'UNAVAILABLE', 'presence', at);
         return true;
       });
     },
@@ -213,6 +232,7 @@ export function createMerchantsService(deps: {
             kind: 'status',
             detail: { from: 'UNAVAILABLE', to: 'AVAILABLE', by: 'presence', reason: 'the POS is back' },
           });
+          await feedStatus(tx, merchantId, 'AVAILABLE', 'presence', at);
         }
         return back;
       });
@@ -244,19 +264,36 @@ export function createMerchantsService(deps: {
       }
       await refusePrivateTarget('ordersWebhookURL', input.ordersWebhookURL);
       if (input.getMerchantURL) await refusePrivateTarget('getMerchantURL.baseURL', input.getMerchantURL.baseURL);
-      const row = await repo.updateOnboarding(
-        db,
-        principal.merchantId,
-        {
-          ordersWebhookURL: input.ordersWebhookURL,
-          webhookKeyId: principal.keyId,
-          getMerchantURL: input.getMerchantURL && {
-            baseURL: input.getMerchantURL.baseURL.replace(/\/+$/, ''),
-            apiKeyEnc: auth.sealSecret(input.getMerchantURL.apiKey),
+      const at = clock.now();
+      const row = await db.transaction(async (tx) => {
+        const updated = await repo.updateOnboarding(
+          tx,
+          principal.merchantId,
+          {
+            ordersWebhookURL: input.ordersWebhookURL,
+            webhookKeyId: principal.keyId,
+            getMerchantURL: input.getMerchantURL && {
+              baseURL: input.getMerchantURL.baseURL.replace(/\/+$/, ''),
+              apiKeyEnc: auth.sealSecret(input.getMerchantURL.apiKey),
+            },
           },
-        },
-        clock.now(),
-      );
+          at,
+        );
+        // D36: the addresses, never the pull key.
+        if (updated) {
+          await feed(tx, {
+            kind: 'merchant',
+            type: 'ONBOARDING_CHANGED',
+            merchantId: updated.id,
+            occurredAt: at,
+            data: {
+              ordersWebhookURL: updated.orders_webhook_url,
+              getMerchantURL: updated.get_merchant_base_url ? { baseURL: updated.get_merchant_base_url } : null,
+            },
+          });
+        }
+        return updated;
+      });
       if (!row) throw merchantNotFound();
       return integrationConfig(row);
     },

@@ -3,7 +3,8 @@
 // table in docs/security.md is this table; test/operators-access checks the two agree and that
 // every role gets exactly what it says.
 //
-// Reads are `viewer`. `support` acts on orders, webhook deliveries and catalog pulls. Anything
+// Reads are `viewer`. `platform` (D36) may call only the routes wrapped in platform(): order
+// intake, the platform's order actions, reading merchants, catalogs, orders and the feed. `support` acts on orders, webhook deliveries and catalog pulls. Anything
 // that creates or removes credentials, changes a merchant's profile, status or catalog by hand,
 // logistics partners, operators and their tokens is `admin`. `action` names the audit entry of
 // a route that changes something (reads are not audited).
@@ -11,29 +12,33 @@ import type { Access } from './roles.js';
 
 export interface RouteRule {
   access: Access;
+  /** D36: the `platform` role may call it too (the marketplace's service tokens). */
+  platform?: true;
   /** Audit action name (e.g. `integrationKey.create`); set on every route that changes state. */
   action?: string;
 }
 
 const read: RouteRule = { access: 'viewer' };
 const rule = (access: Access, action?: string): RouteRule => (action ? { access, action } : { access });
+/** D36: a route the `platform` role may call as well. */
+const platform = (r: RouteRule): RouteRule => ({ ...r, platform: true });
 
 export const ACCESS_RULES: Record<string, RouteRule> = {
   // Operator API: merchants and credentials
   'POST /admin/v1/merchants': rule('admin', 'merchant.create'),
-  'GET /admin/v1/merchants': read,
-  'GET /admin/v1/merchants/:merchantId': read,
+  'GET /admin/v1/merchants': platform(read),
+  'GET /admin/v1/merchants/:merchantId': platform(read),
   'PATCH /admin/v1/merchants/:merchantId': rule('admin', 'merchant.update'),
   'POST /admin/v1/merchants/:merchantId/integrationKeys': rule('admin', 'integrationKey.create'),
   'PATCH /admin/v1/merchants/:merchantId/integrationKeys/:keyId': rule('admin', 'integrationKey.update'),
   'DELETE /admin/v1/merchants/:merchantId/integrationKeys/:keyId': rule('admin', 'integrationKey.revoke'),
   'POST /admin/v1/merchants/:merchantId/categories': rule('admin', 'catalog.createCategory'),
   'POST /admin/v1/merchants/:merchantId/products': rule('admin', 'catalog.createProduct'),
-  'GET /admin/v1/merchants/:merchantId/products/:productId': read,
-  'GET /admin/v1/merchants/:merchantId/products/:productId/cuts': read,
+  'GET /admin/v1/merchants/:merchantId/products/:productId': platform(read),
+  'GET /admin/v1/merchants/:merchantId/products/:productId/cuts': platform(read),
   'POST /admin/v1/merchants/:merchantId/products/:productId/cuts': rule('admin', 'catalog.addCut'),
   'DELETE /admin/v1/merchants/:merchantId/products/:productId/cuts/:cutId': rule('admin', 'catalog.removeCut'),
-  'GET /admin/v1/merchants/:merchantId/catalogSyncs': read,
+  'GET /admin/v1/merchants/:merchantId/catalogSyncs': platform(read),
   'GET /admin/v1/merchants/:merchantId/history': read,
   'GET /admin/v1/merchants/:merchantId/integrationKeys/:keyId/usage': read,
   'POST /admin/v1/merchants/:merchantId/catalogPull': rule('support', 'catalog.pull'),
@@ -42,13 +47,13 @@ export const ACCESS_RULES: Record<string, RouteRule> = {
   'GET /admin/v1/logisticsApps': read,
   'DELETE /admin/v1/logisticsApps/:appId': rule('admin', 'logisticsApp.deactivate'),
   // Orders
-  'POST /admin/v1/merchants/:merchantId/orders': rule('support', 'order.create'),
-  'GET /admin/v1/merchants/:merchantId/orders': read,
-  'GET /admin/v1/orders': read,
-  'GET /admin/v1/orders/:orderId': read,
-  'POST /admin/v1/orders/:orderId/customerCancellation': rule('support', 'order.customerCancellation'),
-  'POST /admin/v1/orders/:orderId/cancellationDecision': rule('support', 'order.cancellationDecision'),
-  'POST /admin/v1/orders/:orderId/events': rule('support', 'order.platformEvent'),
+  'POST /admin/v1/merchants/:merchantId/orders': platform(rule('support', 'order.create')),
+  'GET /admin/v1/merchants/:merchantId/orders': platform(read),
+  'GET /admin/v1/orders': platform(read),
+  'GET /admin/v1/orders/:orderId': platform(read),
+  'POST /admin/v1/orders/:orderId/customerCancellation': platform(rule('support', 'order.customerCancellation')),
+  'POST /admin/v1/orders/:orderId/cancellationDecision': platform(rule('support', 'order.cancellationDecision')),
+  'POST /admin/v1/orders/:orderId/events': platform(rule('support', 'order.platformEvent')),
   // Webhook deliveries
   'GET /admin/v1/merchants/:merchantId/webhookDeliveries': read,
   'POST /admin/v1/webhookDeliveries/:deliveryId/retry': rule('support', 'webhookDelivery.retry'),
@@ -56,6 +61,8 @@ export const ACCESS_RULES: Record<string, RouteRule> = {
   'POST /admin/v1/merchants/:merchantId/webhookDeliveries/retryFailed': rule('support', 'webhookDelivery.retryFailed'),
   'POST /admin/v1/merchants/:merchantId/webhookDeliveries/recover': rule('support', 'webhookDelivery.recover'),
   'GET /admin/v1/notices': read,
+  // The platform feed (D36)
+  'GET /admin/v1/feed': platform(read),
   // Sandbox scenarios (sandbox only; the routes do not exist in production)
   'GET /admin/v1/merchants/:merchantId/sandbox/scenarios': read,
   'POST /admin/v1/merchants/:merchantId/sandbox/scenarios': rule('support', 'sandbox.playScenario'),

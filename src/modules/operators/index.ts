@@ -24,6 +24,6 @@ export {
   TOKEN_MAX_DAYS,
 } from './operators-service.js';
 export { PASSWORD_MIN } from './password.js';
-export { type Access, allows, isRole, ROLES, type Role } from './roles.js';
+export { type Access, allows, isRole, type LadderRole, mayGrant, ROLES, type Role } from './roles.js';
 export { createSessionsService, type LoginResult, type SessionsService } from './sessions-service.js';
 export { newTotpSecret, totpCode, totpStep, totpUri } from './totp.js';

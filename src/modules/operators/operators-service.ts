@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids.js';
 import type { ActorKind } from './audit-repository.js';
 import * as repo from './operators-repository.js';
 import { checkPasswordPolicy, hashPassword, verifyPassword } from './password.js';
-import { allows, lowerRole, type Role } from './roles.js';
+import { lowerRole, mayGrant, type Role } from './roles.js';
 import { newTotpSecret, totpStep, totpUri } from './totp.js';
 
 /** Who is calling: the bootstrap token, an operator (console session) or an operator's token. */
@@ -92,11 +92,11 @@ export function createOperatorsService(deps: OperatorsDeps) {
   ) {
     const operator = await requireOperator(operatorId);
     if (operator.disabled_at) throw conflict('Operator is disabled');
-    const role = input.role ?? lowerRole(operator.role, callerRole);
-    if (!allows(operator.role, role)) {
+    const role = input.role ?? lowerRole(operator.role, callerRole) ?? operator.role;
+    if (!mayGrant(operator.role, role)) {
       throw badRequest(`role must not be higher than the operator's role (${operator.role})`);
     }
-    if (!allows(callerRole, role)) throw badRequest(`role must not be higher than your own role (${callerRole})`);
+    if (!mayGrant(callerRole, role)) throw badRequest(`role must not be higher than your own role (${callerRole})`);
     const expiresAt = tokenExpiry(input.expiresAt);
     const id = newId();
     const token = `cop_${id.replace(/-/g, '')}_${randomToken(32)}`;
@@ -117,10 +117,13 @@ export function createOperatorsService(deps: OperatorsDeps) {
     if (!row || !safeEqual(candidate, row.token_hash)) return undefined;
     const now = clock.now();
     if (row.revoked_at || row.expires_at <= now || row.disabled_at) return undefined;
+    // D36: a platform token of an operator who is now a viewer (or the reverse) acts as nothing.
+    const role = lowerRole(row.role, row.operator_role);
+    if (!role) return undefined;
     await repo.touchToken(db, row.id, now);
     return {
       kind: 'token',
-      role: lowerRole(row.role, row.operator_role),
+      role,
       actor: row.email,
       operatorId: row.operator_id,
       tokenId: row.id,

@@ -7,6 +7,7 @@ import { AppError, conflict } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isOpenDelivery, type Principal } from '../auth/index.js';
 import { type EventsService, type OrderEventType, orderNotFound } from '../events/index.js';
+import { type FeedRecorder, noFeed } from '../feed/index.js';
 import {
   ACTION_EVENT,
   type LifecycleAction,
@@ -62,6 +63,8 @@ export interface PlannedEvent {
   eventType: OrderEventType;
   metadata?: Record<string, unknown>;
   polled?: boolean;
+  /** For the platform feed only (D36), never shown to a POS. */
+  detail?: Record<string, unknown>;
 }
 
 /** What one change does: the new state fields and the events it raises (in order). */
@@ -91,8 +94,11 @@ export function createOrderChanges(deps: {
   events: EventsService;
   /** D38: called in each weighing's transaction (the platform feed's WEIGHED item). */
   weighingListeners?: WeighingListener[];
+  /** D36: the platform feed's TRACKING item, in the change's transaction. */
+  feed?: FeedRecorder;
 }) {
   const { db, clock, events } = deps;
+  const feed = deps.feed ?? noFeed;
   const weighingListeners = deps.weighingListeners ?? [];
 
   /** D38: the weighed document (compare-and-set), its timeline entry, then its listeners. */
@@ -135,6 +141,19 @@ export function createOrderChanges(deps: {
     for (const listener of weighingListeners) await listener(tx, weighed);
   }
 
+  /** D36: a tracking update as the platform feed's `order TRACKING` item. */
+  function feedTracking(tx: Queryable, order: Pick<OrderRow, 'id' | 'merchant_id'>, body: unknown, at: Date) {
+    const info = (body as { deliveryTrackingInfo?: unknown } | null)?.deliveryTrackingInfo ?? null;
+    return feed(tx, {
+      kind: 'order',
+      type: 'TRACKING',
+      merchantId: order.merchant_id,
+      orderId: order.id,
+      occurredAt: at,
+      data: { deliveryTrackingInfo: info },
+    });
+  }
+
   async function loadOwned(q: Queryable, orderId: string, merchantId: string | undefined): Promise<OrderRow> {
     return ownedOrNotFound(await repo.findOrder(q, orderId), merchantId);
   }
@@ -154,6 +173,7 @@ export function createOrderChanges(deps: {
     if (!(await repo.updateOrderIfVersion(tx, order.id, order.version, next, at))) throw new VersionConflict();
     if (plan.tracking) {
       await repo.insertTracking(tx, { id: newId(), orderId: order.id, ...plan.tracking, at });
+      await feedTracking(tx, order, plan.tracking.body, at);
     }
     for (const e of plan.events) {
       await events.recordEvent(tx, { merchantId: order.merchant_id, orderId: order.id, ...e });
@@ -216,7 +236,7 @@ export function createOrderChanges(deps: {
     };
   };
 
-  return { loadOwned, applyPlan, change, lifecycle, progress, cancelled };
+  return { loadOwned, applyPlan, change, lifecycle, progress, cancelled, feedTracking };
 }
 
 export type OrderChanges = ReturnType<typeof createOrderChanges>;

@@ -15,6 +15,7 @@ import { newId } from '../../lib/ids.js';
 import { isOpenDelivery, type Principal } from '../auth/index.js';
 import { findCutsOfProducts, findProductsByRefs } from '../catalog/index.js';
 import type { EventsService, OrderEventType } from '../events/index.js';
+import { type FeedRecorder, noFeed } from '../feed/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { OD_DENY_CANCELLATION_CODES } from '../opendelivery/index.js';
 import {
@@ -41,6 +42,12 @@ import { CANCELLATION_CODES, type WeighingView } from './orders-schemas.js';
 
 const OD_ONLY_DENY_CODES = new Set<string>(OD_DENY_CANCELLATION_CODES);
 
+/** D36: the out-of-stock and invalid items of a cancellation request, when it names any. */
+const itemsNamed = (body: { outOfStockItems?: string[]; invalidItems?: string[] }) => ({
+  ...(body.outOfStockItems ? { outOfStockItems: body.outOfStockItems } : {}),
+  ...(body.invalidItems ? { invalidItems: body.invalidItems } : {}),
+});
+
 const randomDigits = (n: number) => String(randomInt(0, 10 ** n)).padStart(n, '0');
 
 export function createOrdersService(deps: {
@@ -51,13 +58,17 @@ export function createOrdersService(deps: {
   merchants: Pick<MerchantsService, 'requireMerchant'>;
   /** D38: called in each weighing's transaction, as `eventListeners` are for events (outbox). */
   weighingListeners?: WeighingListener[];
+  /** D36: the platform feed (TRACKING, DELIVERY_CODE_CHECKED items). */
+  feed?: FeedRecorder;
 }) {
   const { db, clock, config, events } = deps;
+  const feed = deps.feed ?? noFeed;
 
-  const { loadOwned, applyPlan, change, lifecycle, progress, cancelled } = createOrderChanges({
+  const { loadOwned, applyPlan, change, lifecycle, progress, cancelled, feedTracking } = createOrderChanges({
     db,
     clock,
     events,
+    feed,
     weighingListeners: deps.weighingListeners,
   });
 
@@ -159,7 +170,17 @@ export function createOrdersService(deps: {
             preparationStartAt: clock.now(),
           },
           // D2: CONFIRMED carries the integration key that confirmed.
-          events: [{ eventType: 'CONFIRMED', metadata: { clientId: principal.keyId } }],
+          // D36: the platform feed also hears the code and the preparation time.
+          events: [
+            {
+              eventType: 'CONFIRMED',
+              metadata: { clientId: principal.keyId },
+              detail: {
+                orderExternalCode: body.orderExternalCode,
+                ...(body.preparationTime !== undefined ? { preparationTime: body.preparationTime } : {}),
+              },
+            },
+          ],
         };
       });
     },
@@ -210,7 +231,7 @@ export function createOrdersService(deps: {
     requestCancellation: (
       principal: Principal,
       orderId: string,
-      body: { reason: string; code: string; mode: string },
+      body: { reason: string; code: string; mode: string; outOfStockItems?: string[]; invalidItems?: string[] },
     ) =>
       change(orderId, principal.merchantId, (order) => {
         // D28.3: Open Delivery's answer tells the POS how its earlier request ended.
@@ -223,7 +244,8 @@ export function createOrdersService(deps: {
         const request = { reason: body.reason, code: body.code, mode: body.mode };
         return {
           state: { posCancellation: request },
-          events: [{ eventType: 'CANCELLATION_REQUESTED', metadata: request }],
+          // D36: the items the POS names go to the platform feed.
+          events: [{ eventType: 'CANCELLATION_REQUESTED', metadata: request, detail: itemsNamed(body) }],
         };
       }),
 
@@ -256,14 +278,30 @@ export function createOrdersService(deps: {
       });
     },
 
-    /** Spec 4.11 and 4.15 (D7: DELIVERY orders; the code is compared in constant time). */
-    async validateCode(principal: Pick<Principal, 'merchantId'>, orderId: string, deliveryCode: string | undefined) {
+    /**
+     * Spec 4.11 and 4.15 (D7: DELIVERY orders; the code is compared in constant time). Every
+     * check of a code, right or wrong, is a `DELIVERY_CODE_CHECKED` item of the feed (D36).
+     */
+    async validateCode(
+      principal: Pick<Principal, 'merchantId'>,
+      orderId: string,
+      deliveryCode: string | undefined,
+      source: 'pos' | 'logistics' = 'pos',
+    ) {
       const order = await loadOwned(db, orderId, principal.merchantId);
       if (order.type !== 'DELIVERY') {
         throw badRequest(`Order is ${order.type}: validateCode applies to DELIVERY orders only`);
       }
       if (deliveryCode === undefined || deliveryCode === '') throw badRequest('deliveryCode is required');
-      if (!safeEqual(deliveryCode, order.delivery_code)) throw badRequest('Invalid code provided');
+      const valid = safeEqual(deliveryCode, order.delivery_code);
+      await feed(db, {
+        kind: 'order',
+        type: 'DELIVERY_CODE_CHECKED',
+        merchantId: order.merchant_id,
+        orderId: order.id,
+        data: { valid, source },
+      });
+      if (!valid) throw badRequest('Invalid code provided');
       return { orderId: order.id, deliveryCode };
     },
 
@@ -272,12 +310,10 @@ export function createOrdersService(deps: {
       const order = await loadOwned(db, orderId, principal.merchantId);
       if (!canTrack(order.status)) throw refused(principal, `Order is ${order.status}`);
       const stored = { ...body, deliveryTrackingInfo: withNumericDistances(body.deliveryTrackingInfo) };
-      await repo.insertTracking(db, {
-        id: newId(),
-        orderId: order.id,
-        keyId: principal.keyId,
-        body: stored,
-        at: clock.now(),
+      const at = clock.now();
+      await db.transaction(async (tx) => {
+        await repo.insertTracking(tx, { id: newId(), orderId: order.id, keyId: principal.keyId, body: stored, at });
+        await feedTracking(tx, order, stored, at);
       });
     },
 

@@ -30,6 +30,8 @@ export interface RetentionDeps {
   };
   catalog: { pruneSyncs(keep: number, before: Date, limit: number): Promise<number> };
   usage: { pruneUsage(before: Date, limit: number): Promise<number> };
+  /** D36: platform feed items; never one the NATS relay has not published yet. */
+  feed?: { pruneOlderThan(before: Date, limit: number): Promise<number> };
   registry?: Registry;
 }
 
@@ -39,7 +41,8 @@ export type RetentionStep =
   | 'finished_orders'
   | 'logistics_requests'
   | 'catalog_syncs'
-  | 'usage_minutes';
+  | 'usage_minutes'
+  | 'feed_items';
 
 export function createRetention(deps: RetentionDeps) {
   const { clock, config } = deps;
@@ -86,6 +89,8 @@ export function createRetention(deps: RetentionDeps) {
     catalog_syncs: (now) =>
       deps.catalog.pruneSyncs(config.syncPayloads, new Date(now - config.syncSummaryDays * DAY), config.batch),
     usage_minutes: (now) => deps.usage.pruneUsage(new Date(now - config.usageHours * HOUR), config.batch),
+    feed_items: (now) =>
+      deps.feed?.pruneOlderThan(new Date(now - config.feedDays * DAY), config.batch) ?? Promise.resolve(0),
   };
 
   /**

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/db.js';
+import { type FeedRecorder, noFeed } from '../feed/index.js';
 import * as repo from './webhooks-repository.js';
 
 type Outcome = { merchantId: string; ok: boolean; error: string | null; at: Date };
@@ -35,8 +36,11 @@ export function createResultWriter(
     running?: () => number;
     healthEveryMs?: number;
     onHealthChange?: (changes: repo.HealthChange[]) => Promise<void>;
+    /** D36: each change of an endpoint's state is a feed item, written with the health. */
+    feed?: FeedRecorder;
   } = {},
 ) {
+  const feed = options.feed ?? noFeed;
   const maxBatch = options.maxBatch ?? 500;
   const healthEveryMs = options.healthEveryMs ?? 250;
   const gatherTarget = options.gatherTarget ?? 64;
@@ -137,7 +141,25 @@ export function createResultWriter(
     const batch = outcomes;
     outcomes = [];
     try {
-      const changes = await repo.updateEndpointHealth(db, batch);
+      const changes = await db.transaction(async (tx) => {
+        const changed = await repo.updateEndpointHealth(tx, batch);
+        for (const c of changed) {
+          // An endpoint's first answer being a success is no news: only failing, and recovering.
+          if (c.previous === null && c.state === 'healthy') continue;
+          const lastAt = batch.filter((o) => o.merchantId === c.merchant_id).at(-1)?.at ?? null;
+          await feed(tx, {
+            kind: 'webhook',
+            type: 'ENDPOINT_HEALTH_CHANGED',
+            merchantId: c.merchant_id,
+            data: {
+              state: c.state,
+              since: (c.state === 'failing' ? c.failing_since : lastAt)?.toISOString() ?? null,
+              ...(c.last_error ? { lastError: c.last_error } : {}),
+            },
+          });
+        }
+        return changed;
+      });
       if (changes.length > 0) await options.onHealthChange?.(changes);
     } catch {
       // Health is derived: the next attempt's write brings it up to date.

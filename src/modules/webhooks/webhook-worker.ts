@@ -10,6 +10,7 @@ import { createLeasedWorker, type LeasedQueue } from '../../jobs/leased-worker.j
 import { throttledReport } from '../../jobs/throttled-report.js';
 import type { Clock } from '../../lib/clock.js';
 import type { LookupFn } from '../../lib/net/address-guard.js';
+import type { FeedRecorder } from '../feed/index.js';
 import { decideRetry as decideRetryAfterFailure, findSigningSecret, type SigningKeys } from './attempt-rules.js';
 import type { Outcome, WebhookMetrics } from './webhook-metrics.js';
 import { createResultWriter } from './webhook-result-writer.js';
@@ -29,6 +30,8 @@ export const webhookPath = (profile: repo.WebhookProfile) =>
 export interface WebhookWorkerDeps {
   db: Db;
   clock: Clock;
+  /** D36: the platform feed's `webhook ENDPOINT_HEALTH_CHANGED`, with the health write. */
+  feed?: FeedRecorder;
   config: Pick<Config, 'env' | 'appId' | 'webhookRetryScheduleSec' | 'webhookLeaseSec' | 'webhookTimeoutMs'>;
   /** The signing key: the clear secret of an integration key (D10). */
   auth: SigningKeys;
@@ -62,6 +65,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
   const onError = deps.onError ?? throttledReport('webhook');
   const writer = createResultWriter(db, {
     onHealthChange: deps.onHealthChange,
+    feed: deps.feed,
     // Claimed rows leave `claimed` once their result is written: the rest are still being tried.
     running: () => claimed.size - writer.unwritten(),
   });

@@ -308,6 +308,16 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'What operators should look at, newest first: webhook endpoints that start or stop failing or get disabled, ' +
       'filtered by merchant or kind.',
   },
+  getAdminV1Feed: {
+    description:
+      'The platform feed: every order event (with what the platform acts on, such as the preparation time of a ' +
+      'confirmation or the reason of a cancellation), tracking and logistics updates, delivery code checks, weighings, ' +
+      'and changes of merchants, catalogs and webhook endpoints, oldest first. Pass `next` as `after` to read on: an ' +
+      'item is never skipped nor repeated, whatever order concurrent changes were committed in. `after` absent: from ' +
+      'the oldest item kept (7 days by default). With `wait` (at most 30 seconds) an empty answer is held until an ' +
+      'item arrives. The same items leave through NATS JetStream when the service is configured with a broker ' +
+      '(/asyncapi.json). Errors: 400 naming the parameter.',
+  },
   postAdminV1Operators: {
     description:
       'Creates an operator account with a role (viewer, support, admin). Admin only; audited. Errors: 400 (a password ' +

@@ -1,0 +1,249 @@
+// D36: the NATS JetStream relay of the platform feed, run by the worker role when
+// CLEAVER_NATS_URL is set. It publishes stamped items in position order from where its row of
+// feed_relays says it stopped; `Nats-Msg-Id` is the item's id, so the broker drops a re-publish
+// after a kill (within the stream's duplicate window). Items are sent in waves in which no
+// merchant appears twice, each wave awaited whole: a merchant's items reach the stream in feed
+// order, and the mark moves only past items whose publication was acknowledged. While NATS is
+// away nothing moves: the backlog waits in feed_items (retention keeps what the relay has not
+// published) and leaves in order when the broker is back.
+import { connect, type JetStreamClient, type NatsConnection, nanos, RetentionPolicy, StorageType } from 'nats';
+import { Gauge, type Registry } from 'prom-client';
+import type { Db } from '../../db/db.js';
+import type { Clock } from '../../lib/clock.js';
+import * as repo from './feed-repository.js';
+import { toFeedView } from './feed-service.js';
+
+export interface FeedRelayOptions {
+  db: Db;
+  clock: Clock;
+  url: string;
+  stream: string;
+  /** Stamps committed items (the feed service's coalesced stamper). */
+  stamp: () => Promise<number>;
+  /** The relay's row in feed_relays. */
+  name?: string;
+  batch?: number;
+  /** How long to wait for new items or after a failure before looking again. */
+  idleMs?: number;
+  onError?: (error: unknown) => void;
+  /** Where the relay's lag and last publish go (/metrics). */
+  registry?: Registry;
+}
+
+export interface FeedRelayHealth {
+  stream: string;
+  connected: boolean;
+  /** The last position published and acknowledged. */
+  position: number;
+  /** The highest position given so far. */
+  head: number;
+  /** Items stamped and not yet published. */
+  lagItems: number;
+  lastPublishAt: string | null;
+  lastError: string | null;
+}
+
+/** `cleaver.<kind>.<merchantId>.<type>`: subscribers filter by kind, merchant and type. */
+export const subjectOf = (item: { kind: string; merchantId: string; type: string }) =>
+  `cleaver.${item.kind}.${item.merchantId}.${item.type}`;
+
+/** Waves of at most `max` items in which each merchant appears once, in position order. */
+export function wavesOf<T extends { merchant_id: string }>(rows: T[], max = 256): T[][] {
+  const waves: T[][] = [];
+  let wave: T[] = [];
+  let merchants = new Set<string>();
+  for (const row of rows) {
+    if (merchants.has(row.merchant_id) || wave.length >= max) {
+      waves.push(wave);
+      wave = [];
+      merchants = new Set();
+    }
+    wave.push(row);
+    merchants.add(row.merchant_id);
+  }
+  if (wave.length) waves.push(wave);
+  return waves;
+}
+
+const DUPLICATE_WINDOW_MS = 10 * 60_000;
+
+export function createFeedRelay(options: FeedRelayOptions) {
+  const { db, clock } = options;
+  const name = options.name ?? `nats:${options.stream}`;
+  const batch = options.batch ?? 500;
+  const idleMs = options.idleMs ?? 250;
+  const onError = options.onError ?? (() => {});
+  const encoder = new TextEncoder();
+
+  let nc: NatsConnection | null = null;
+  let js: JetStreamClient | null = null;
+  let connected = false;
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let wake: (() => void) | null = null;
+  const state = { position: 0, head: 0, lastPublishAt: null as Date | null, lastError: null as string | null };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function ensureConnected(): Promise<JetStreamClient> {
+    if (nc && !nc.isClosed() && js) return js;
+    const conn = await connect({
+      servers: options.url,
+      name: 'cleaver-feed-relay',
+      reconnect: true,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+    });
+    nc = conn;
+    connected = true;
+    void (async () => {
+      for await (const s of conn.status()) {
+        if (s.type === 'disconnect') connected = false;
+        if (s.type === 'reconnect') connected = true;
+      }
+    })().catch(() => {});
+    const jsm = await nc.jetstreamManager();
+    try {
+      await jsm.streams.info(options.stream);
+    } catch {
+      // D36: created when missing; an existing stream is used as it is (its operator may have
+      // chosen its limits and replicas).
+      await jsm.streams
+        .add({
+          name: options.stream,
+          subjects: ['cleaver.>'],
+          retention: RetentionPolicy.Limits,
+          storage: StorageType.File,
+          duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+        })
+        .catch(async (error) => {
+          // Another relay created it meanwhile.
+          await jsm.streams.info(options.stream).catch(() => {
+            throw error;
+          });
+        });
+    }
+    js = nc.jetstream({ timeout: 5_000 });
+    return js;
+  }
+
+  /** One pass: publishes what is stamped after the mark; returns how many went out. */
+  async function publishOnce(): Promise<number> {
+    const client = await ensureConnected();
+    await options.stamp();
+    const mark = await repo.relayState(db, name, clock.now());
+    state.position = mark.position;
+    const page = await repo.readPage(db, { after: mark.position, limit: batch, kinds: null, merchantId: null });
+    state.head = page.head;
+    let sent = 0;
+    for (const wave of wavesOf(page.rows)) {
+      const results = await Promise.allSettled(
+        wave.map((row) =>
+          client.publish(subjectOf(toFeedView(row)), encoder.encode(JSON.stringify(toFeedView(row))), {
+            msgID: row.id,
+          }),
+        ),
+      );
+      const failed = results.findIndex((r) => r.status === 'rejected');
+      const done = failed < 0 ? wave.length : failed;
+      if (done > 0) {
+        const position = wave[done - 1].position;
+        const at = clock.now();
+        await repo.advanceRelay(db, name, position, at);
+        state.position = position;
+        state.lastPublishAt = at;
+        sent += done;
+      }
+      if (failed >= 0) throw (results[failed] as PromiseRejectedResult).reason;
+    }
+    return sent;
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      try {
+        const sent = await publishOnce();
+        state.lastError = null;
+        if (sent < batch && running) await sleep(idleMs);
+      } catch (error) {
+        state.lastError = error instanceof Error ? error.message : String(error);
+        onError(error);
+        if (running) await sleep(1_000);
+      }
+    }
+  }
+
+  if (options.registry) {
+    const registers = [options.registry];
+    new Gauge({
+      name: 'cleaver_feed_relay_lag_items',
+      help: 'Platform feed items stamped and not yet published to NATS (D36)',
+      registers,
+      collect() {
+        this.set(Math.max(0, state.head - state.position));
+      },
+    });
+    new Gauge({
+      name: 'cleaver_feed_relay_last_publish_seconds',
+      help: "Unix time of the relay's last acknowledged publication to NATS (0: none yet)",
+      registers,
+      collect() {
+        this.set(state.lastPublishAt ? state.lastPublishAt.getTime() / 1000 : 0);
+      },
+    });
+    new Gauge({
+      name: 'cleaver_feed_relay_connected',
+      help: '1 while the relay is connected to NATS',
+      registers,
+      collect() {
+        this.set(connected ? 1 : 0);
+      },
+    });
+  }
+
+  return {
+    name,
+    async start(): Promise<void> {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    /** Looks for new items now (a NOTIFY of the feed arrived). */
+    poke(): void {
+      wake?.();
+    },
+    publishOnce,
+    async stop(): Promise<void> {
+      running = false;
+      wake?.();
+      await loop;
+      loop = null;
+      const closing = nc;
+      nc = null;
+      js = null;
+      if (closing && !closing.isClosed()) await closing.close().catch(() => {});
+    },
+    health(): FeedRelayHealth {
+      return {
+        stream: options.stream,
+        connected: connected && nc !== null && !nc.isClosed() && js !== null,
+        position: state.position,
+        head: state.head,
+        lagItems: Math.max(0, state.head - state.position),
+        lastPublishAt: state.lastPublishAt ? state.lastPublishAt.toISOString() : null,
+        lastError: state.lastError,
+      };
+    },
+  };
+}
+
+export type FeedRelay = ReturnType<typeof createFeedRelay>;

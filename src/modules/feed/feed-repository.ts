@@ -1,0 +1,175 @@
+// All SQL of the platform feed (D36): the outbox insert, the stamper that gives committed items
+// their positions (docs/adr/0010-feed-cursor.md), pages by position, the relay's progress and
+// retention.
+import type { Queryable } from '../../db/db.js';
+import type { FeedKind } from './feed-schemas.js';
+
+/** Woken on commit of a transaction that wrote feed items (in-process on PGlite). */
+export const FEED_CHANNEL = 'cleaver_feed';
+
+export interface FeedItemInput {
+  id: string;
+  kind: FeedKind;
+  type: string;
+  merchantId: string;
+  orderId?: string | null;
+  occurredAt: Date;
+  data: Record<string, unknown>;
+}
+
+export interface FeedItemRow {
+  id: string;
+  position: number;
+  kind: FeedKind;
+  type: string;
+  merchant_id: string;
+  order_id: string | null;
+  occurred_at: Date;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The outbox write, in the caller's transaction, without a position. The NOTIFY is delivered
+ * when (and only if) the transaction commits: it wakes the stamper.
+ */
+export async function insertItems(tx: Queryable, items: FeedItemInput[]): Promise<void> {
+  if (items.length === 0) return;
+  await tx.query(
+    `INSERT INTO feed_items (id, kind, type, merchant_id, order_id, occurred_at, data)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::uuid[], $6::timestamptz[], $7::jsonb[])`,
+    [
+      items.map((i) => i.id),
+      items.map((i) => i.kind),
+      items.map((i) => i.type),
+      items.map((i) => i.merchantId),
+      items.map((i) => i.orderId ?? null),
+      items.map((i) => i.occurredAt),
+      items.map((i) => JSON.stringify(i.data)),
+    ],
+  );
+  await tx.query(`SELECT pg_notify('${FEED_CHANNEL}', '')`);
+}
+
+/**
+ * Stamps committed, unstamped items with the next positions, oldest insert first; returns how
+ * many. Call inside a transaction of its own. First the stamper's row is locked (a statement of
+ * its own): stampers run one at a time. Then, in a new statement, hence a new snapshot taken
+ * after the previous stamper committed, the unstamped items it can see (committed ones only)
+ * get positions above every position given before. An item that commits later is stamped by a
+ * later run, with higher positions, so a reader that has seen position p has already seen every
+ * item that will ever have a position below p.
+ */
+export async function stampCommitted(tx: Queryable, batch: number): Promise<number> {
+  const { rows } = await tx.query<{ last_position: number }>(
+    'SELECT last_position FROM feed_stamper WHERE id = 1 FOR UPDATE',
+  );
+  const last = Number(rows[0]?.last_position ?? 0);
+  const stamped = await tx.query<{ position: number }>(
+    `WITH todo AS (
+       SELECT id, row_number() OVER (ORDER BY seq) AS n
+         FROM feed_items WHERE position IS NULL ORDER BY seq LIMIT $2
+     )
+     UPDATE feed_items f SET position = $1::bigint + todo.n
+       FROM todo WHERE f.id = todo.id AND f.position IS NULL
+     RETURNING f.position`,
+    [last, batch],
+  );
+  if (stamped.rows.length === 0) return 0;
+  const top = Math.max(...stamped.rows.map((r) => Number(r.position)));
+  await tx.query('UPDATE feed_stamper SET last_position = $1 WHERE id = 1', [top]);
+  return stamped.rows.length;
+}
+
+/** True when some committed item still waits for its position. */
+export async function hasUnstamped(db: Queryable): Promise<boolean> {
+  const { rows } = await db.query('SELECT 1 FROM feed_items WHERE position IS NULL LIMIT 1');
+  return rows.length > 0;
+}
+
+/**
+ * A page of stamped items after `after`, by position, with the highest position given at the
+ * moment of the same snapshot (`head`): a filtered reader that found nothing up to `head` may
+ * move its cursor there, since no item will ever be stamped at or below it again.
+ */
+export async function readPage(
+  db: Queryable,
+  filter: { after: number; limit: number; kinds: FeedKind[] | null; merchantId: string | null },
+): Promise<{ rows: FeedItemRow[]; head: number }> {
+  const { rows } = await db.query<FeedItemRow & { head: number }>(
+    `WITH head AS (SELECT last_position AS head FROM feed_stamper WHERE id = 1),
+          page AS (
+            SELECT id, position, kind, type, merchant_id, order_id, occurred_at, data FROM feed_items
+             WHERE position > $1 AND position <= (SELECT head FROM head)
+               AND ($2::text[] IS NULL OR kind = ANY($2)) AND ($3::uuid IS NULL OR merchant_id = $3)
+             ORDER BY position LIMIT $4
+          )
+     SELECT head.head, page.* FROM head LEFT JOIN page ON true ORDER BY page.position`,
+    [filter.after, filter.kinds, filter.merchantId, filter.limit],
+  );
+  const head = Number(rows[0]?.head ?? 0);
+  return {
+    head,
+    rows: rows.filter((r) => r.id !== null).map((r) => ({ ...r, position: Number(r.position) })),
+  };
+}
+
+/** The highest position given so far. */
+export async function headPosition(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ last_position: number }>('SELECT last_position FROM feed_stamper WHERE id = 1');
+  return Number(rows[0]?.last_position ?? 0);
+}
+
+// ---- the NATS relay's progress ------------------------------------------------------------------
+
+export interface RelayRow {
+  name: string;
+  position: number;
+  published_at: Date | null;
+}
+
+export async function relayState(db: Queryable, name: string, at: Date): Promise<RelayRow> {
+  await db.query(
+    'INSERT INTO feed_relays (name, position, updated_at) VALUES ($1, 0, $2) ON CONFLICT (name) DO NOTHING',
+    [name, at],
+  );
+  const { rows } = await db.query<RelayRow>('SELECT name, position, published_at FROM feed_relays WHERE name = $1', [
+    name,
+  ]);
+  const row = rows[0] as RelayRow;
+  return { ...row, position: Number(row.position) };
+}
+
+/** Moves the relay's mark forward only (two relays of one name never move it back). */
+export async function advanceRelay(db: Queryable, name: string, position: number, at: Date): Promise<void> {
+  await db.query(
+    `UPDATE feed_relays SET position = GREATEST(position, $2), published_at = $3, updated_at = $3 WHERE name = $1`,
+    [name, position, at],
+  );
+}
+
+export async function relayRows(db: Queryable): Promise<RelayRow[]> {
+  const { rows } = await db.query<RelayRow>('SELECT name, position, published_at FROM feed_relays ORDER BY name');
+  return rows.map((r) => ({ ...r, position: Number(r.position) }));
+}
+
+// ---- retention (D36) ------------------------------------------------------------------------------
+
+/**
+ * Deletes up to `limit` stamped items older than `before`, never one above `keepFrom` (the
+ * lowest position a relay has not published yet): the NATS relay is always behind on nothing.
+ */
+export async function pruneItems(
+  db: Queryable,
+  before: Date,
+  keepAbove: number | null,
+  limit: number,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM feed_items WHERE id IN (
+       SELECT id FROM feed_items
+        WHERE occurred_at < $1 AND position IS NOT NULL AND ($2::bigint IS NULL OR position <= $2)
+        ORDER BY occurred_at LIMIT $3)`,
+    [before, keepAbove, limit],
+  );
+  return rowCount;
+}

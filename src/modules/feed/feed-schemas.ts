@@ -1,0 +1,189 @@
+// The platform feed's item and the data of each of its kinds and types (D36), as TypeBox
+// schemas: the HTTP answer, the NATS payload and the AsyncAPI document are all built from these.
+import { type TSchema, Type } from 'typebox';
+import { DateTime, Uuid } from '../../lib/schemas.js';
+
+export const FEED_KINDS = ['order', 'merchant', 'catalog', 'webhook'] as const;
+export type FeedKind = (typeof FEED_KINDS)[number];
+
+const Price = Type.Object({ value: Type.Number(), currency: Type.String() });
+const Loose = (properties: Record<string, TSchema>, description: string) =>
+  Type.Object(properties, { additionalProperties: true, description });
+
+const cancellation = Loose(
+  {
+    reason: Type.String(),
+    code: Type.String(),
+    mode: Type.Optional(Type.String()),
+    outOfStockItems: Type.Optional(Type.Array(Uuid())),
+    invalidItems: Type.Optional(Type.Array(Uuid())),
+  },
+  'The cancellation: reason and code, and the POS request mode and the items it names when there are any',
+);
+const noData = (description: string) => Loose({}, description);
+
+/** D36: the `data` of every type of every kind. */
+export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
+  order: {
+    CREATED: noData('The order was handed in'),
+    CONFIRMED: Loose(
+      {
+        preparationTime: Type.Optional(Type.Integer({ description: 'Minutes, when the POS said' })),
+        orderExternalCode: Type.String(),
+        clientId: Type.Optional(Type.String({ description: 'The integration key that confirmed' })),
+      },
+      'The POS confirmed (spec 4.7): the customer is told',
+    ),
+    PREPARING: noData('Preparation started (D29)'),
+    READY_FOR_PICKUP: noData('Ready for pickup'),
+    DISPATCHED: noData('Out for delivery'),
+    PICKUP_AREA_ASSIGNED: Loose({ pickupArea: Type.String() }, 'A pickup area was assigned'),
+    PICKED_UP: noData('The customer picked the order up (D29)'),
+    DELIVERED: noData('Delivered'),
+    CONCLUDED: noData('Concluded by the platform'),
+    CANCELLATION_REQUESTED: cancellation,
+    CANCELLATION_REQUEST_DENIED: cancellation,
+    CANCELLED: cancellation,
+    ORDER_CANCELLATION_REQUEST: cancellation,
+    CANCELLED_DENIED: cancellation,
+    TRACKING: Loose({ deliveryTrackingInfo: Type.Unknown() }, 'A POS tracking update (spec 4.12)'),
+    LOGISTICS_UPDATE: Loose(
+      {
+        deliveryId: Uuid(),
+        event: Type.Object(
+          { type: Type.String() },
+          { additionalProperties: true, description: 'type, message, datetime' },
+        ),
+        eta: Type.Optional(Type.Unknown()),
+        deliveryPerson: Type.Optional(Type.Unknown()),
+        geoLocalization: Type.Optional(Type.Unknown()),
+      },
+      "A logistics partner's deliveryUpdate for this order (spec 4.14)",
+    ),
+    DELIVERY_CODE_CHECKED: Loose(
+      { valid: Type.Boolean(), source: Type.Enum(['pos', 'logistics']) },
+      'A delivery code was checked (spec 4.11, 4.15)',
+    ),
+    WEIGHED: Loose(
+      {
+        lines: Type.Array(Type.Unknown()),
+        itemsPriceBefore: Price,
+        itemsPriceAfter: Price,
+        weighingAdjustment: Type.Union([Price, Type.Null()]),
+      },
+      'The POS weighed the order (D38)',
+    ),
+  },
+  merchant: {
+    STATUS_CHANGED: Loose(
+      { status: Type.Enum(['AVAILABLE', 'UNAVAILABLE']), by: Type.Enum(['pos', 'operator', 'presence']) },
+      "The merchant's order-receiving switch changed",
+    ),
+    PRESENCE_CHANGED: Loose({ keyId: Uuid(), state: Type.String() }, "An integration key's POS presence changed"),
+    ONBOARDING_CHANGED: Loose(
+      {
+        ordersWebhookURL: Type.String(),
+        getMerchantURL: Type.Union([Type.Object({ baseURL: Type.String() }), Type.Null()]),
+      },
+      'The POS registered its addresses (spec 4.2); the pull key is never included',
+    ),
+  },
+  catalog: {
+    SYNC_FINISHED: Loose(
+      {
+        syncId: Uuid(),
+        status: Type.Enum(['SUCCESS', 'FAIL']),
+        counts: Type.Unknown(),
+        changedProductIds: Type.Array(Type.String()),
+      },
+      'A catalog upload or pull finished: the storefront follows',
+    ),
+  },
+  webhook: {
+    ENDPOINT_HEALTH_CHANGED: Loose(
+      { state: Type.String(), since: Type.Union([DateTime(), Type.Null()]), lastError: Type.Optional(Type.String()) },
+      "The merchant's webhook endpoint started or stopped failing",
+    ),
+  },
+};
+
+export const FeedItem = Type.Object({
+  id: Uuid({ description: 'Unique per item: the Nats-Msg-Id of its NATS message' }),
+  cursor: Type.String({ description: "The item's place in the feed; pass it as `after` to read on" }),
+  kind: Type.Enum(FEED_KINDS),
+  type: Type.String({ description: 'The event type or change, per kind (D36)' }),
+  merchantId: Uuid(),
+  orderId: Type.Optional(Uuid()),
+  occurredAt: DateTime(),
+  data: Type.Record(Type.String(), Type.Unknown()),
+});
+export type FeedItemView = {
+  id: string;
+  cursor: string;
+  kind: FeedKind;
+  type: string;
+  merchantId: string;
+  orderId?: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+};
+
+export const FEED_LIMIT_MAX = 1000;
+export const FEED_WAIT_MAX_SEC = 30;
+
+export const FeedQuery = Type.Object({
+  after: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,18}$',
+      description: 'A cursor (`next` or an item cursor); absent: the oldest item kept',
+    }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: FEED_LIMIT_MAX, default: 100 })),
+  kinds: Type.Optional(
+    Type.String({
+      pattern: '^(order|merchant|catalog|webhook)(,(order|merchant|catalog|webhook))*$',
+      description: 'A comma list of order, merchant, catalog, webhook',
+    }),
+  ),
+  merchantId: Type.Optional(Uuid()),
+  wait: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: FEED_WAIT_MAX_SEC,
+      description: 'Seconds to hold an empty answer until an item arrives',
+    }),
+  ),
+});
+
+const PAGE_EXAMPLE = {
+  items: [
+    {
+      id: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
+      cursor: '1042',
+      kind: 'order',
+      type: 'CONFIRMED',
+      merchantId: '3e1f5a2b-7c4d-4e8f-9a1b-2c3d4e5f6a7b',
+      orderId: '0f0f6c1e-8a55-4c61-9a3e-2d5b7c9e1a10',
+      occurredAt: '2026-03-02T15:00:05.000Z',
+      data: { orderExternalCode: 'PDV-1', preparationTime: 20, clientId: '9b8a7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' },
+    },
+    {
+      id: '7a2d3e4f-5b6c-4d7e-8f9a-0b1c2d3e4f5a',
+      cursor: '1043',
+      kind: 'merchant',
+      type: 'STATUS_CHANGED',
+      merchantId: '3e1f5a2b-7c4d-4e8f-9a1b-2c3d4e5f6a7b',
+      occurredAt: '2026-03-02T15:01:00.000Z',
+      data: { status: 'UNAVAILABLE', by: 'operator' },
+    },
+  ],
+  next: '1043',
+};
+
+export const FeedPage = Type.Object(
+  {
+    items: Type.Array(FeedItem),
+    next: Type.String({ description: 'The cursor to pass as `after` next time (the same when nothing came)' }),
+  },
+  { examples: [PAGE_EXAMPLE] },
+);
