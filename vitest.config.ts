@@ -62,6 +62,7 @@ const onceOnly = [
   'examples/*/test/**/*.test.ts',
   // The CLI (commands over HTTP) and the built binary; cli-startup-errors has PostgreSQL cases.
   'test/cli/cli-catalog.test.ts',
+  'test/cli/cli-pos-defaults.test.ts',
   'test/cli/cli-homologation.test.ts',
   'test/cli/cli-homologation-pass.test.ts',
   'test/cli/cli-listen.test.ts',
@@ -85,6 +86,11 @@ const onceOnly = [
   'test/foundation/production-build.test.ts',
   'test/foundation/pglite-thread.test.ts',
   'test/foundation/service-env.test.ts',
+  'test/foundation/request-id.test.ts',
+  'test/foundation/openapi-published.test.ts',
+  'test/foundation/landing-and-guides.test.ts',
+  // The getting-started guide's program against a running service: a reader's path, not a query.
+  'test/foundation/getting-started-guide.test.ts',
   'test/operators-access/config.test.ts',
   'test/opendelivery/od-openapi-distances.test.ts',
   // Request shapes of real clients against the HTTP layer (parsing, filters, 405, Content-Type).
