@@ -63,6 +63,7 @@ const onceOnly = [
   // The CLI (commands over HTTP) and the built binary; cli-startup-errors has PostgreSQL cases.
   'test/cli/cli-catalog.test.ts',
   'test/cli/cli-pos-defaults.test.ts',
+  'test/cli/cli-platform-tail.test.ts',
   'test/cli/cli-homologation.test.ts',
   'test/cli/cli-homologation-pass.test.ts',
   'test/cli/cli-listen.test.ts',
@@ -87,6 +88,8 @@ const onceOnly = [
   'test/foundation/pglite-thread.test.ts',
   'test/foundation/service-env.test.ts',
   'test/foundation/request-id.test.ts',
+  // The AsyncAPI document against its specification and the items of one flow (a document check).
+  'test/feed/feed-asyncapi.test.ts',
   'test/foundation/openapi-published.test.ts',
   'test/foundation/landing-and-guides.test.ts',
   // The getting-started guide's program against a running service: a reader's path, not a query.

@@ -16,7 +16,7 @@ import type { ShutdownState } from './lifecycle/shutdown-state.js';
 import { oauthRoutes, type Principal } from './modules/auth/index.js';
 import { catalogRoutes } from './modules/catalog/index.js';
 import { eventsRoutes } from './modules/events/index.js';
-import { feedRoutes } from './modules/feed/index.js';
+import { asyncApiDocument, feedRoutes } from './modules/feed/index.js';
 import { operatorHomologationRoutes, posHomologationRoutes } from './modules/homologation/index.js';
 import { logisticsRoutes, useLogisticsAuth } from './modules/logistics/index.js';
 import { onboardingRoutes } from './modules/merchants/index.js';
@@ -133,7 +133,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     const bad = unstorableTextPath(request.query);
     done(bad ? badRequest(`${bad} contains characters that cannot be stored (NUL or unpaired surrogate)`) : undefined);
   });
-  await registerOpenApi(app, config.publicUrl);
+  await registerOpenApi(app, config.publicUrl, () =>
+    asyncApiDocument({
+      version: '1.0.0',
+      publicUrl: config.publicUrl,
+      natsUrl: config.natsUrl,
+      stream: config.natsStream,
+    }),
+  );
 
   const onStoreError = (error: unknown) => app.log.warn({ err: error }, 'rate-limit store unavailable');
   // D23/D31: shared counters in Redis when configured, each call bounded; this instance's own

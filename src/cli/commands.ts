@@ -5,6 +5,7 @@ import { EXIT_CODES_HELP, type Io, reportError } from './common.js';
 import { listenCommand } from './listen-command.js';
 import { keysCommand, logisticsCommand, merchantsCommand, ordersCommand } from './operator-commands.js';
 import { auditCommand, operatorsCommand } from './operators-commands.js';
+import { platformCommand } from './platform-commands.js';
 import { posCommand } from './pos-commands.js';
 import { sandboxCommand } from './sandbox-commands.js';
 import { triggerCommand } from './trigger-command.js';
@@ -30,6 +31,7 @@ Operator (the /admin/v1 API; --admin-token or CLEAVER_ADMIN_TOKEN):
   orders create|show|customer-cancel   sandbox orders placed as if by a customer
   operators create|list|update|set-password|revoke-access|token   operator accounts and tokens
   audit list|export               the audit log (export: JSON lines)
+  platform tail                   the platform feed (D36), followed live (--once: one page)
 
 POS (the /v1 API; --client-id/--client-secret or CLEAVER_CLIENT_ID/CLEAVER_CLIENT_SECRET):
   pos token|onboard|catalog|merchant|order|events|homologation
@@ -55,6 +57,7 @@ export const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number
   orders: ordersCommand,
   operators: operatorsCommand,
   audit: auditCommand,
+  platform: platformCommand,
   pos: posCommand,
   sandbox: sandboxCommand,
   trigger: triggerCommand,

@@ -45,7 +45,12 @@ function withProblemJson(response: unknown): unknown {
 }
 
 /** OpenAPI 3 generated from the route schemas; served at /openapi.json, reference UI at /docs. */
-export async function registerOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  publicUrl: string,
+  /** The platform feed's AsyncAPI document (D36), served the same way at /asyncapi.json. */
+  asyncApi?: () => Record<string, unknown>,
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -124,19 +129,23 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string): 
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   // The document is large and the same until the next deploy: built, hashed and compressed once,
   // sent compressed when the client accepts it, and answered 304 when the client has it already.
-  let published: PublishedDocument | undefined;
-  app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => {
-    published ??= publishDocument(JSON.stringify(app.swagger()));
-    reply
-      .header('etag', published.etag)
-      .header('cache-control', 'no-cache')
-      .header('vary', 'accept-encoding')
-      .type('application/json; charset=utf-8');
-    if (etagMatches(request.headers['if-none-match'], published.etag)) return reply.code(304).send();
-    const encoding = preferredEncoding(request.headers['accept-encoding']);
-    if (encoding) return reply.header('content-encoding', encoding).send(published[encoding]);
-    return reply.send(published.identity);
-  });
+  const serveDocument = (path: string, build: () => unknown) => {
+    let published: PublishedDocument | undefined;
+    app.get(path, { schema: { hide: true } }, async (request, reply) => {
+      published ??= publishDocument(JSON.stringify(build()));
+      reply
+        .header('etag', published.etag)
+        .header('cache-control', 'no-cache')
+        .header('vary', 'accept-encoding')
+        .type('application/json; charset=utf-8');
+      if (etagMatches(request.headers['if-none-match'], published.etag)) return reply.code(304).send();
+      const encoding = preferredEncoding(request.headers['accept-encoding']);
+      if (encoding) return reply.header('content-encoding', encoding).send(published[encoding]);
+      return reply.send(published.identity);
+    });
+  };
+  serveDocument('/openapi.json', () => app.swagger());
+  if (asyncApi) serveDocument('/asyncapi.json', asyncApi);
   // The guides (docs/events.md, docs/guides/) as HTML, for people reading the reference at /docs.
   for (const guide of GUIDES) {
     let html: string | undefined;

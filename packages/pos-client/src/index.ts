@@ -55,6 +55,8 @@ export {
   type CreatedLogisticsApp,
   type CreatedOperatorToken,
   createOperatorClient,
+  type FeedItem,
+  type FeedQuery,
   type IntegrationKeySummary,
   type IntegrationProfile,
   type OperatorAccount,

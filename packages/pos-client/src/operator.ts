@@ -119,6 +119,29 @@ export interface AuditFilter {
   cursor?: string;
 }
 
+/** One item of the platform feed (D36): an order event or a change of a merchant, catalog or webhook. */
+export interface FeedItem {
+  id: string;
+  cursor: string;
+  kind: 'order' | 'merchant' | 'catalog' | 'webhook';
+  type: string;
+  merchantId: string;
+  orderId?: string;
+  occurredAt: string;
+  data: Record<string, unknown>;
+}
+
+export interface FeedQuery {
+  /** A cursor (`next` of the last page); absent: the oldest item kept. */
+  after?: string;
+  limit?: number;
+  kinds?: Array<FeedItem['kind']>;
+  merchantId?: string;
+  /** Seconds (at most 30) the service holds an empty answer until an item arrives. */
+  wait?: number;
+  signal?: AbortSignal;
+}
+
 export function createOperatorClient(options: OperatorClientOptions) {
   const http = createHttp(options);
   const headers = { authorization: `Bearer ${options.adminToken}` };
@@ -240,6 +263,28 @@ export function createOperatorClient(options: OperatorClientOptions) {
         path: `/admin/v1/operators/${id(operatorId)}/tokens/${id(tokenId)}`,
         headers,
       });
+    },
+    /**
+     * One page of the platform feed after `after`, oldest first, and the cursor to read on from
+     * (`next` is the same cursor when nothing came). Needs a token of the platform role or an
+     * operator's.
+     */
+    async readFeed(feed: FeedQuery = {}): Promise<{ items: FeedItem[]; next: string }> {
+      const query: Record<string, string> = {};
+      if (feed.after) query.after = feed.after;
+      if (feed.limit !== undefined) query.limit = String(feed.limit);
+      if (feed.kinds?.length) query.kinds = feed.kinds.join(',');
+      if (feed.merchantId) query.merchantId = feed.merchantId;
+      if (feed.wait !== undefined) query.wait = String(feed.wait);
+      const res = await http.send({
+        method: 'GET',
+        path: '/admin/v1/feed',
+        query,
+        headers,
+        idempotent: true,
+        signal: feed.signal,
+      });
+      return res.body as { items: FeedItem[]; next: string };
     },
     /** One page of the audit log, newest first, and the cursor of the next page. */
     async listAudit(filter: AuditFilter = {}): Promise<{ entries: AuditEntry[]; next?: string }> {

@@ -2,6 +2,7 @@
 // tables directly). Modules that write items take a `FeedRecorder` and call it in their change's
 // transaction (D36).
 
+export { type AsyncApiOptions, asyncApiDocument } from './feed-asyncapi.js';
 export { createFeedRelay, type FeedRelay, type FeedRelayHealth, subjectOf, wavesOf } from './feed-relay.js';
 export { feedRoutes } from './feed-routes.js';
 export {
