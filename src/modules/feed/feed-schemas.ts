@@ -114,8 +114,10 @@ export const FeedItem = Type.Object({
   type: Type.String({ description: 'The event type or change, per kind (D36)' }),
   merchantId: Uuid(),
   orderId: Type.Optional(Uuid()),
-  occurredAt: DateTime(),
-  data: Type.Record(Type.String(), Type.Unknown()),
+  occurredAt: DateTime({ description: 'When the change happened (the time of its transaction)' }),
+  data: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'What the platform acts on, per kind and type (D36; /asyncapi.json has each shape)',
+  }),
 });
 export type FeedItemView = {
   id: string;
