@@ -3,7 +3,8 @@ import { createTestDatabase } from '../support/test-db.js';
 import { type Operation, rejectedWriteProblems, watchWrites } from './fuzz-support.js';
 
 // The fuzz suite's "nothing written when rejected" check, on hand-made fingerprints: it must
-// catch every write except the one partial write the spec allows (spec 4.13 rule 2, D4).
+// catch every write except the one partial write the spec allows (spec 4.13 rule 2, D4) and the
+// feed item of a refused delivery code (D36).
 
 function op(method: string, path: string): Operation {
   return { method, path, operationId: 'x', parameters: [], body: undefined, security: 'bearer' };
@@ -28,6 +29,21 @@ describe('rejectedWriteProblems', () => {
     ]);
     expect(rejectedWriteProblems(ack, before, 'event_receipts:4:100,orders:2:8')).toEqual([
       'orders: 2 rows → 2 rows (updated)',
+    ]);
+  });
+
+  it('allows a refused delivery code to add its feed item (D36), and nothing else', () => {
+    const code = op('POST', '/v1/orders/{orderId}/validateCode');
+    const withFeed = `${before},feed_items:3:1`;
+    expect(rejectedWriteProblems(code, withFeed, `${before},feed_items:4:2`)).toEqual([]);
+    expect(rejectedWriteProblems(code, withFeed, `${before},feed_items:3:2`)).toEqual([
+      'feed_items: 3 rows → 3 rows (updated)',
+    ]);
+    expect(rejectedWriteProblems(code, withFeed, 'event_receipts:4:100,orders:2:8,feed_items:4:2')).toEqual([
+      'orders: 2 rows → 2 rows (updated)',
+    ]);
+    expect(rejectedWriteProblems(confirm, withFeed, `${before},feed_items:4:2`)).toEqual([
+      'feed_items: 3 rows → 4 rows',
     ]);
   });
 

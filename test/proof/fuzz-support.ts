@@ -458,9 +458,24 @@ const PARTIAL_WRITES_BY_SPEC: Record<string, string[]> = {
   'POST /v1/events/acknowledgment': ['event_receipts'],
 };
 
+/**
+ * Tables a rejected request may add rows to because the refusal itself is news: a wrong delivery
+ * code is answered 400 and still reported to the platform as `DELIVERY_CODE_CHECKED {valid:
+ * false}` (D36), in the platform feed's table.
+ */
+const RECORDED_REFUSALS: Record<string, string[]> = {
+  'POST /v1/orders/{orderId}/validateCode': ['feed_items'],
+  'POST /v1/logistics/confirmationCode': ['feed_items'],
+};
+
 /** The tables a rejected request of `op` may still have updated (spec 4.13 rule 2, D4). */
 export function partialWritesAllowed(op: Operation): string[] {
   return PARTIAL_WRITES_BY_SPEC[`${op.method} ${op.path}`] ?? [];
+}
+
+/** The tables a rejected request of `op` may have added rows to (D36: a refusal the feed reports). */
+export function recordedRefusals(op: Operation): string[] {
+  return RECORDED_REFUSALS[`${op.method} ${op.path}`] ?? [];
 }
 
 function fingerprintByTable(f: string): Map<string, { count: string; hash: string }> {
@@ -476,6 +491,7 @@ function fingerprintByTable(f: string): Map<string, { count: string; hash: strin
 export function rejectedWriteProblems(op: Operation, before: string, after: string): string[] {
   if (before === after) return [];
   const allowed = new Set(partialWritesAllowed(op));
+  const appended = new Set(recordedRefusals(op));
   const was = fingerprintByTable(before);
   const now = fingerprintByTable(after);
   const problems: string[] = [];
@@ -484,6 +500,7 @@ export function rejectedWriteProblems(op: Operation, before: string, after: stri
     const b = now.get(name);
     if (a?.count === b?.count && a?.hash === b?.hash) continue;
     if (allowed.has(name) && a?.count === b?.count) continue;
+    if (appended.has(name) && Number(b?.count ?? 0) > Number(a?.count ?? 0)) continue;
     problems.push(`${name}: ${a?.count ?? 0} rows → ${b?.count ?? 0} rows${a?.count === b?.count ? ' (updated)' : ''}`);
   }
   return problems;
