@@ -103,20 +103,26 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
     });
   }
 
+  /**
+   * Records the outcome and its feed item in `tx`. Compare-and-set on the lease: if another worker
+   * took the sync over, the throw rolls the transaction back.
+   */
+  async function finishIn(tx: Queryable, sync: syncRepo.ClaimedSync, outcome: SyncOutcome, at: Date) {
+    const done = await syncRepo.finishSync(tx, {
+      id: sync.id,
+      owner: sync.lease_owner,
+      status: outcome.status,
+      moreInfo: outcome.moreInfo,
+      details: outcome.details,
+      at,
+    });
+    if (!done) throw new Error('catalog sync lease lost');
+    await feedFinished(tx, sync, outcome, at);
+  }
+
   async function finishWith(sync: syncRepo.ClaimedSync, outcome: SyncOutcome): Promise<void> {
     const at = clock.now();
-    await db.transaction(async (tx) => {
-      const done = await syncRepo.finishSync(tx, {
-        id: sync.id,
-        owner: sync.lease_owner,
-        status: outcome.status,
-        moreInfo: outcome.moreInfo,
-        details: outcome.details,
-        at,
-      });
-      if (!done) throw new Error('catalog sync lease lost');
-      await feedFinished(tx, sync, outcome, at);
-    });
+    await db.transaction((tx) => finishIn(tx, sync, outcome, at));
   }
 
   const pullFailed = (reason: string) => describeOutcome(null, zero(), [], null, reason);
@@ -378,18 +384,8 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
       const at = clock.now();
       const outcome = await applyWork(tx, merchantId, work, at);
       await deps.beforeCommit?.(sync.id);
-      const done = await syncRepo.finishSync(tx, {
-        id: sync.id,
-        owner: sync.lease_owner,
-        status: outcome.status,
-        moreInfo: outcome.moreInfo,
-        details: outcome.details,
-        at,
-      });
-      // Compare-and-set on the lease: if another worker took the sync over, roll back.
-      if (!done) throw new Error('catalog sync lease lost');
+      await finishIn(tx, sync, outcome, at);
       await syncRepo.touchCatalogState(tx, merchantId, at);
-      await feedFinished(tx, sync, outcome, at);
       if (answer && outcome.status === 'SUCCESS') {
         await pullRepo.savePullState(tx, { merchantId, ...answer, syncId: sync.id, at });
       }
