@@ -12,7 +12,7 @@ import { adjustmentRow, optionLines, quantityCell, weighingTimelineEntries } fro
 import { ConsoleError, invalidInput, notFoundPage } from './console-errors.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
-import { money, } from './i18n.js';
+import { money } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
 import { attemptsTable, deliveryBadge, deliveryRank } from './webhooks-pages.js';
