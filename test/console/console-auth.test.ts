@@ -1,5 +1,5 @@
 // Console access: login, session cookie, logout, CSRF, CSP, HTML errors, escaping.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/lib/clock.js';
 import { adminHeaders, createTestApp, type TestApp } from '../support/test-app.js';
 import { csrfOf, FORM, formBody, login, loginForm, setCookie } from './console-session.js';
@@ -7,10 +7,10 @@ import { csrfOf, FORM, formBody, login, loginForm, setCookie } from './console-s
 let t: TestApp;
 const clock = manualClock();
 
-beforeEach(async () => {
-  t = await createTestApp({ clock });
+beforeAll(async () => {
+  t = await createTestApp({ clock, env: { CLEAVER_RATE_LIMIT_LOGIN: '100000' } });
 });
-afterEach(async () => {
+afterAll(async () => {
   await t.close();
 });
 

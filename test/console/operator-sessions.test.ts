@@ -1,7 +1,7 @@
 // Console logins of operator accounts: server-side sessions with idle and absolute deadlines,
 // revocation (logout, disable, revoke access, sign out everywhere), role changes applied at once,
 // one-time codes (enrol, confirm, required at login, used once, reset), own password change.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/lib/clock.js';
 import { totpCode } from '../../src/modules/operators/index.js';
 import { createOperator, PASSWORD, type TestOperator } from '../operators-access/support.js';
@@ -13,12 +13,16 @@ let t: TestApp;
 let clock: ReturnType<typeof manualClock>;
 let op: TestOperator;
 
-beforeEach(async () => {
+// One app for the file (a fresh database per test cost a second each on PGlite); every test has
+// an operator of its own, so a disabled, locked-out or re-keyed operator never reaches another test.
+beforeAll(async () => {
   clock = manualClock(new Date());
   t = await createTestApp({ clock, env: { CLEAVER_RATE_LIMIT_LOGIN: '100000' } });
+});
+beforeEach(async () => {
   op = await createOperator(t.app, 'admin', 'Olga Operadora');
 });
-afterEach(() => t.close());
+afterAll(() => t.close());
 
 const isLoggedOut = (res: { statusCode: number; headers: Record<string, unknown> }) =>
   res.statusCode === 303 && String(res.headers.location).startsWith('/console/login');
