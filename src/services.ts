@@ -35,6 +35,14 @@ export interface CoreDeps {
   clock: Clock;
   /** DNS resolution for every outbound connection to a merchant's address (tests: a fake resolver). */
   lookup?: LookupFn;
+  /**
+   * One more listener of every recorded event, in its transaction, beside the webhooks and the
+   * feed (tests observe webhook-only events this way). Given at construction: the fan-out's list
+   * is fixed once the services exist.
+   */
+  onEvent?: EventListener;
+  /** Likewise for each weighing (D38), in its transaction beside the feed's. */
+  onWeighed?: WeighingListener;
 }
 
 /** Every use-case service, wired by hand (no container): the one place that shows who needs what. */
@@ -90,10 +98,12 @@ export function createServices(deps: CoreDeps) {
   });
   // Fan-out beyond polling: called inside each event's recording transaction (outbox, D10).
   const eventListeners: EventListener[] = [webhooks.enqueueForEvent, feed.onOrderEvent];
+  if (deps.onEvent) eventListeners.push(deps.onEvent);
   const events = createEventsService({ db, clock, config, listeners: eventListeners });
   // D38: called inside each weighing's transaction, as eventListeners are for events (the
   // platform feed's `order WEIGHED` item, D36).
   const weighingListeners: WeighingListener[] = [feed.onWeighed];
+  if (deps.onWeighed) weighingListeners.push(deps.onWeighed);
   const orders = createOrdersService({
     db,
     clock,
@@ -180,8 +190,6 @@ export function createServices(deps: CoreDeps) {
     logisticsApps,
     catalog,
     webhooks,
-    eventListeners,
-    weighingListeners,
     events,
     orders,
     logistics,

@@ -26,9 +26,10 @@ let partner: LogisticsApp;
 const heard: RecordedEvent[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
-  t.services.eventListeners.push(async (_tx, event) => {
-    heard.push(event);
+  t = await createTestApp({
+    onEvent: async (_tx, event) => {
+      heard.push(event);
+    },
   });
   shop = await createMerchant(t.app, 'Açougue Assinado');
   linkedShop = await createMerchant(t.app, 'Outra Loja do Parceiro');

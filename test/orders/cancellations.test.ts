@@ -12,10 +12,12 @@ const clock = manualClock(new Date('2026-03-02T15:00:00Z'));
 let t: TestApp;
 const heard: RecordedEvent[] = [];
 beforeAll(async () => {
-  t = await createTestApp({ clock });
-  // A listener as the webhooks module registers one: it sees every event, webhook-only too.
-  t.services.eventListeners.push(async (_tx, event) => {
-    heard.push(event);
+  // A listener as the webhooks module has one: it sees every event, webhook-only too.
+  t = await createTestApp({
+    clock,
+    onEvent: async (_tx, event) => {
+      heard.push(event);
+    },
   });
 });
 afterAll(() => t.close());

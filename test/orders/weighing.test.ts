@@ -460,15 +460,18 @@ describe('weighing listeners (the platform feed’s hook, D36, D38)', () => {
   it('are called in the weighing’s transaction with the WEIGHED data; a failing one rolls the weighing back', async () => {
     const me = await createMerchant(t.app);
     const { order } = await cashOrder(t, me);
-    const pos = posCall(t, me.token);
-    await pos('POST', `/v1/orders/${order.id}/confirm`, confirmBody);
     const heard: OrderWeighed[] = [];
     let fail = false;
-    const listener = async (_tx: unknown, weighed: OrderWeighed) => {
-      if (fail) throw new Error('feed unavailable');
-      heard.push(weighed);
-    };
-    t.services.weighingListeners.push(listener);
+    // An app of its own on the same database, with a listener that can be made to fail.
+    const own = await createTestApp({
+      database: t.database,
+      onWeighed: async (_tx, weighed) => {
+        if (fail) throw new Error('feed unavailable');
+        heard.push(weighed);
+      },
+    });
+    const pos = posCall(own, me.token);
+    await pos('POST', `/v1/orders/${order.id}/confirm`, confirmBody);
     try {
       await pos('POST', `/v1/orders/${order.id}/weighing`, { items: [{ index: 1, quantity: 0.45 }] });
       expect(heard).toEqual([
@@ -497,7 +500,7 @@ describe('weighing listeners (the platform feed’s hook, D36, D38)', () => {
         profile: 'cleaver' as const,
       };
       await expect(
-        t.services.orders.weigh(principal, order.id, { items: [{ index: 1, quantity: 0.55 }] }),
+        own.services.orders.weigh(principal, order.id, { items: [{ index: 1, quantity: 0.55 }] }),
       ).rejects.toThrow('feed unavailable');
       expect((await pos('GET', `/v1/orders/${order.id}`)).json()).toEqual(before);
       const detail = (
@@ -505,7 +508,7 @@ describe('weighing listeners (the platform feed’s hook, D36, D38)', () => {
       ).json();
       expect(detail.weighings).toHaveLength(1);
     } finally {
-      t.services.weighingListeners.splice(t.services.weighingListeners.indexOf(listener), 1);
+      await own.close();
     }
   });
 });

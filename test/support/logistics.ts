@@ -91,10 +91,12 @@ export function logisticsSuite() {
   const world = {} as { t: TestApp; shop: MerchantCredentials; otherShop: MerchantCredentials; partner: LogisticsApp };
 
   beforeAll(async () => {
-    world.t = await createTestApp({ clock });
     // Stands in for the webhook fan-out: every recorded event reaches the listeners in its tx.
-    world.t.services.eventListeners.push(async (_tx, event) => {
-      heard.push(event);
+    world.t = await createTestApp({
+      clock,
+      onEvent: async (_tx, event) => {
+        heard.push(event);
+      },
     });
     world.shop = await createMerchant(world.t.app, 'Açougue Logística');
     world.otherShop = await createMerchant(world.t.app, 'Casa de Carnes Vizinha');

@@ -4,6 +4,8 @@ import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type Clock, systemClock } from '../../src/lib/clock.js';
 import type { LookupFn } from '../../src/lib/net/address-guard.js';
+import type { EventListener } from '../../src/modules/events/index.js';
+import type { WeighingListener } from '../../src/modules/orders/index.js';
 import { createServices, type Services } from '../../src/services.js';
 import { installContractCheck } from './contract.js';
 import { createTestDatabase, type TestDatabase } from './test-db.js';
@@ -28,6 +30,10 @@ export interface TestAppOptions {
   redis?: Redis;
   /** DNS resolution of outbound connections (a fake resolver proves the address guard). */
   lookup?: LookupFn;
+  /** Hears every recorded event in its transaction (CoreDeps.onEvent). */
+  onEvent?: EventListener;
+  /** Hears every weighing in its transaction (CoreDeps.onWeighed). */
+  onWeighed?: WeighingListener;
 }
 
 /** The real app on a real, fresh database (style.md#tests: tests build the same app and inject). */
@@ -48,6 +54,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     db: database.db,
     clock: options.clock ?? systemClock,
     lookup: options.lookup,
+    onEvent: options.onEvent,
+    onWeighed: options.onWeighed,
   });
   await services.auth.start();
   await services.events.start();

@@ -183,20 +183,22 @@ export function createOrderChanges(deps: {
   /**
    * One state change: read, decide (pure rules), compare-and-set, record the events, all in one
    * transaction. A concurrent change makes the CAS miss; the whole decision is then re-made
-   * on the fresh row (which usually turns it into a rule error such as a duplicate).
+   * on the fresh row (which usually turns it into a rule error such as a duplicate). Resolves
+   * with nothing: the row it read is the state before the change, and no caller needs the one
+   * after (a reader asks the order's view, which the change's events also describe).
    */
   async function change(
     orderId: string,
     merchantId: string | undefined,
     decide: (order: OrderRow) => Plan,
-  ): Promise<OrderRow> {
+  ): Promise<void> {
     for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
       try {
-        return await db.transaction(async (tx) => {
+        await db.transaction(async (tx) => {
           const order = await loadOwned(tx, orderId, merchantId);
           await applyPlan(tx, order, decide(order));
-          return order;
         });
+        return;
       } catch (error) {
         if (error instanceof VersionConflict) continue;
         throw error;

@@ -24,13 +24,7 @@ export async function toViews(db: Queryable, rows: repo.DeliveryRow[]): Promise<
   const firstPending = await repo.firstPendingOfOrders(db, [
     ...new Set(rows.filter((r) => r.status === 'PENDING').map((r) => r.order_id)),
   ]);
-  const merchantUrls = new Map<string, string | null>();
-  for (const r of rows) {
-    if (!merchantUrls.has(r.merchant_id)) {
-      const m = await repo.findMerchantWebhook(db, r.merchant_id);
-      merchantUrls.set(r.merchant_id, m?.orders_webhook_url ?? null);
-    }
-  }
+  const merchantUrls = await repo.merchantWebhookUrls(db, [...new Set(rows.map((r) => r.merchant_id))]);
   return rows.map((r) => {
     const list = byDelivery.get(r.id) ?? [];
     const base = merchantUrls.get(r.merchant_id);

@@ -388,6 +388,16 @@ export async function findMerchantWebhook(db: Queryable, merchantId: string): Pr
   return rows[0];
 }
 
+/** The orders webhook URL registered now by each of these merchants, in one query (delivery views). */
+export async function merchantWebhookUrls(db: Queryable, merchantIds: string[]): Promise<Map<string, string | null>> {
+  if (merchantIds.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; orders_webhook_url: string | null }>(
+    'SELECT id, orders_webhook_url FROM merchants WHERE id = ANY($1::uuid[])',
+    [merchantIds],
+  );
+  return new Map(rows.map((r) => [r.id, r.orders_webhook_url]));
+}
+
 /** Retention (D30): the deliveries of these orders, with their attempts (ON DELETE CASCADE). */
 export async function deleteOrderDeliveries(db: Queryable, orderIds: string[]): Promise<number> {
   if (orderIds.length === 0) return 0;
