@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFeedRelay } from '../../src/modules/feed/index.js';
+import { createFeedRelay, subjectOf } from '../../src/modules/feed/index.js';
 import { createOrder, createProduct } from '../support/orders.js';
 import { createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -32,6 +32,8 @@ describe.runIf(natsUrl)('the NATS relay', () => {
       clock: t.services.clock,
       url: natsUrl as string,
       stream,
+      // A shared broker holds one stream per subject: this test's stream has subjects of its own.
+      subjectPrefix: stream.toLowerCase(),
       name: `test:${stream}`,
       stamp: t.services.feed.stamp,
       batch: 5,
@@ -83,7 +85,11 @@ describe.runIf(natsUrl)('the NATS relay', () => {
     expect(new Set(got.map((m) => m.msgId)).size).toBe(8);
     for (const m of got) {
       expect(m.msgId).toBe(m.item.id);
-      expect(m.subject).toBe(`cleaver.${m.item.kind}.${m.item.merchantId}.${m.item.type}`);
+      expect(m.subject).toBe(`${stream.toLowerCase()}.${m.item.kind}.${m.item.merchantId}.${m.item.type}`);
+      // The service's own subjects (no prefix given): cleaver.<kind>.<merchantId>.<type>.
+      expect(subjectOf(m.item as { kind: string; merchantId: string; type: string })).toBe(
+        `cleaver.${m.item.kind}.${m.item.merchantId}.${m.item.type}`,
+      );
     }
     for (const merchant of [a.merchantId, b.merchantId]) {
       const cursors = got.filter((m) => m.item.merchantId === merchant).map((m) => Number(m.item.cursor));

@@ -27,7 +27,10 @@ describe('the getting-started guide, run as written', { timeout: 90_000 }, () =>
   let workers: { stop(): Promise<void> };
   let op: OperatorClient;
   // Inside the repository, so that `@cleaver/pos-client` resolves as in the guide (tsconfig paths).
-  const dir = join(ROOT, 'node_modules/.cache/cleaver-getting-started');
+  // Outside node_modules: tsx maps @cleaver/pos-client to its sources (tsconfig.json's paths) only for
+  // files outside it; inside, it took the package's exports, dist/, which exists only once
+  // something has packed the client (an order between test files, not something to rely on).
+  const dir = join(ROOT, 'test-artifacts/getting-started');
 
   beforeAll(async () => {
     server = await startApp({ env: { CLEAVER_RATE_LIMIT_AUTH: '1000' } });

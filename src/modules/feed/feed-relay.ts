@@ -18,6 +18,11 @@ export interface FeedRelayOptions {
   clock: Clock;
   url: string;
   stream: string;
+  /**
+   * The subjects' first token, `cleaver` (D36). Two streams of one broker cannot share subjects,
+   * so tests on a shared broker give each stream a prefix of its own.
+   */
+  subjectPrefix?: string;
   /** Stamps committed items (the feed service's coalesced stamper). */
   stamp: () => Promise<number>;
   /** The relay's row in feed_relays. */
@@ -44,8 +49,8 @@ export interface FeedRelayHealth {
 }
 
 /** `cleaver.<kind>.<merchantId>.<type>`: subscribers filter by kind, merchant and type. */
-export const subjectOf = (item: { kind: string; merchantId: string; type: string }) =>
-  `cleaver.${item.kind}.${item.merchantId}.${item.type}`;
+export const subjectOf = (item: { kind: string; merchantId: string; type: string }, prefix = 'cleaver') =>
+  `${prefix}.${item.kind}.${item.merchantId}.${item.type}`;
 
 /** Waves of at most `max` items in which each merchant appears once, in position order. */
 export function wavesOf<T extends { merchant_id: string }>(rows: T[], max = 256): T[][] {
@@ -71,6 +76,7 @@ export function createFeedRelay(options: FeedRelayOptions) {
   const { db, clock } = options;
   const name = options.name ?? `nats:${options.stream}`;
   const batch = options.batch ?? 500;
+  const prefix = options.subjectPrefix ?? 'cleaver';
   const idleMs = options.idleMs ?? 250;
   const onError = options.onError ?? (() => {});
   const encoder = new TextEncoder();
@@ -120,7 +126,7 @@ export function createFeedRelay(options: FeedRelayOptions) {
       await jsm.streams
         .add({
           name: options.stream,
-          subjects: ['cleaver.>'],
+          subjects: [`${prefix}.>`],
           retention: RetentionPolicy.Limits,
           storage: StorageType.File,
           duplicate_window: nanos(DUPLICATE_WINDOW_MS),
@@ -148,7 +154,7 @@ export function createFeedRelay(options: FeedRelayOptions) {
     for (const wave of wavesOf(page.rows)) {
       const results = await Promise.allSettled(
         wave.map((row) =>
-          client.publish(subjectOf(toFeedView(row)), encoder.encode(JSON.stringify(toFeedView(row))), {
+          client.publish(subjectOf(toFeedView(row), prefix), encoder.encode(JSON.stringify(toFeedView(row))), {
             msgID: row.id,
           }),
         ),
