@@ -136,7 +136,8 @@ describe('named statements', () => {
 });
 
 describe('data survives a restart', () => {
-  it('keeps merchants, keys, tokens and onboarding', async () => {
+  // Two starts of the real service; on the embedded database the first creates and migrates it.
+  it('keeps merchants, keys, tokens and onboarding', { timeout: 120_000 }, async () => {
     const dataDir = tempDir();
     const database = kind === 'postgres' ? await createTestDatabase() : undefined;
     const env: Record<string, string> = {
