@@ -30,7 +30,7 @@ const note = (message: string) => process.stderr.write(`cleaver: ${message}\n`);
  * Newer ones are a warning, not a stop: during a rolling upgrade the old version keeps running
  * on the migrated database until it is replaced (migrations only add).
  */
-async function prepareSchema(opened: OpenedDatabase, config: Config): Promise<void> {
+async function prepareSchema(opened: OpenedDatabase, config: Config): Promise<string[]> {
   const status = await migrationStatus(opened.db);
   if (status.unknown.length) {
     note(
@@ -41,7 +41,7 @@ async function prepareSchema(opened: OpenedDatabase, config: Config): Promise<vo
   if (config.migrateOnStart) {
     const applied = await migrate(opened.db);
     if (applied.length) log(`applied migrations: ${applied.join(', ')}`);
-    return;
+    return applied;
   }
   if (status.pending.length) {
     throw new StartupError(
@@ -50,6 +50,7 @@ async function prepareSchema(opened: OpenedDatabase, config: Config): Promise<vo
       STARTUP_EXIT.DATABASE_SCHEMA,
     );
   }
+  return [];
 }
 
 /** What a failed listen means, in one line with the fix. */
@@ -110,14 +111,23 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   // workers back off, requests get 503 with Retry-After meanwhile.
   await checkPortFree(config);
   let lastDbErrorLog = 0;
-  const opened = await openDatabase(config, (error) => {
-    if (Date.now() - lastDbErrorLog < 10_000) return;
-    lastDbErrorLog = Date.now();
-    log(`database connection lost (${error.message}); reconnecting, retrying with backoff`);
-  });
+  const open = () =>
+    openDatabase(config, (error) => {
+      if (Date.now() - lastDbErrorLog < 10_000) return;
+      lastDbErrorLog = Date.now();
+      log(`database connection lost (${error.message}); reconnecting, retrying with backoff`);
+    });
+  let opened = await open();
   try {
     await waitForDatabase(opened, config, note);
-    await prepareSchema(opened, config);
+    const applied = await prepareSchema(opened, config);
+    // The embedded engine's WebAssembly memory only grows: creating a data directory and running
+    // every migration left it at about three times what serving needs, for the life of the
+    // process (docs/benchmarks.md, "Start-up"). Opened again, it starts from the files.
+    if (applied.length && !config.databaseUrl) {
+      await opened.close();
+      opened = await open();
+    }
   } catch (error) {
     await opened.close().catch(() => {});
     throw error;
