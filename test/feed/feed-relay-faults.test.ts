@@ -1,10 +1,11 @@
-// D36, issue 37 "Must show": the NATS relay killed (SIGKILL) mid-stream and the broker stopped and
-// started again while many merchants' orders keep changing: every feed item ends up in the stream
-// exactly once (the re-publishes after the kill are dropped by the broker's Nats-Msg-Id dedupe,
-// counted), each merchant's items in feed order. The relay runs in real `cleaver serve --role
-// worker` processes on the test's PostgreSQL database (a process to kill needs a database other
-// processes share: PostgreSQL only); the broker is a `nats-server -js` of the test's own, on a free
-// port with a temporary store, never the shared one.
+// D36 (operator-api.md#third-round-the-platform-feed-cuts-weighing): the NATS relay killed
+// (SIGKILL) mid-stream and the broker stopped and started again while many merchants' orders keep
+// changing: every feed item ends up in the stream exactly once (the re-publishes after the kill
+// are dropped by the broker's Nats-Msg-Id dedupe, counted), each merchant's items in feed order.
+// The relay runs in real `cleaver serve --role worker` processes on the test's PostgreSQL
+// database (a process to kill needs a database other processes share: PostgreSQL only); the
+// broker is a `nats-server -js` of the test's own, on a free port with a temporary store, never
+// the shared one.
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CleaverProcess, startCleaver, stopAllCleavers } from '../proof/processes.js';
