@@ -45,6 +45,7 @@ const postgresOnly = [
   'test/proof/worker-outage.test.ts',
   'test/proof/catalog-crash.test.ts',
   'test/proof/rate-limit-cold-start.test.ts',
+  'test/feed/feed-relay-faults.test.ts',
 ];
 // Files that prove nothing about the database kind run once, on the embedded database: pure logic,
 // the client library, the CLI and the binary, browsers, documents and the OpenAPI contract, the

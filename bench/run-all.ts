@@ -31,6 +31,10 @@ const benches = [
     what: 'Open Delivery menu of 10k items pulled from a local POS vs the same catalog as a MERCHANT upload',
   },
   { file: 'bench/webhooks.ts', what: 'deliveries per second and commit-to-attempt latency' },
+  {
+    file: 'bench/feed-relay.ts',
+    what: 'platform feed items/s through the NATS relay vs a plain JetStream publish loop; commit → stream lag at 150/s',
+  },
   { file: 'bench/catalog-crash.ts', what: '20k-item catalog re-run after a worker is killed mid-sync' },
   {
     file: 'bench/startup.ts',

@@ -122,6 +122,7 @@ export function createServices(deps: CoreDeps) {
     merchants,
     lastTokenAt: (keyIds) => auth.lastTokenTimes(keyIds),
     registry: metrics.registry,
+    feed: feed.record,
   });
   // Operator accounts, console sessions, login lockout and the audit log (docs/security.md).
   const operators = createOperatorsService({ db, clock, config });

@@ -54,6 +54,14 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
     stops.push(async () => clearInterval(presence));
   }
 
+  // D36: presence changes on the platform feed (`merchant PRESENCE_CHANGED`). Every worker process
+  // may run it; each announcement is a compare-and-set in the item's transaction.
+  const reportAnnounce = throttledReport('presence feed');
+  const announce = setInterval(() => {
+    services.usage.announcePresenceChanges().catch(reportAnnounce);
+  }, PRESENCE_CHECK_MS);
+  stops.push(async () => clearInterval(announce));
+
   // Catalog uploads (D16): woken by NOTIFY, by the earliest lease expiry, and a slow sweep.
   await services.catalog.worker.start();
   stops.push(() => services.catalog.worker.stop());

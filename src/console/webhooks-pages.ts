@@ -77,6 +77,28 @@ export function endpointAdvice(t: Messages, health: EndpointHealth): Html {
 }
 
 /** Every endpoint failing or disabled now, failing the longest first (webhooks and notices pages). */
+/**
+ * D36: the NATS relay of the platform feed, from its row in feed_relays (any process's console
+ * shows it, whichever worker runs the relay): items stamped and not yet published, and the time
+ * of its last acknowledged publication. As /metrics' cleaver_feed_relay_lag_items and
+ * cleaver_feed_relay_last_publish_seconds, and /health/ready in the worker that runs it.
+ */
+export async function feedRelaySection(kit: ConsoleKit, ctx: PageContext): Promise<Html> {
+  const r = ctx.t.webhooks.feedRelay;
+  const [relays, head] = await Promise.all([kit.services.feed.relayRows(), kit.services.feed.headPosition()]);
+  const lines = relays.length
+    ? html`<ul class="plain">${relays.map((relay) => {
+        const lag = Math.max(0, head - relay.position);
+        const state = lag ? badge(r.behind(number(lag, ctx.lang)), 'warn') : badge(r.upToDate, 'ok');
+        return html`<li><code>${relay.name}</code> ${state} · ${r.lastPublish} ${time(relay.published_at, ctx.t.common.never)}</li>`;
+      })}</ul>`
+    : html`<p class="muted">${r.none}</p>`;
+  return html`<section aria-labelledby="feed-relay-h" class="panel" id="feed-relay">
+  <h2 id="feed-relay-h">${r.heading}</h2>
+  ${lines}
+</section>`;
+}
+
 export async function troubledEndpointsSection(kit: ConsoleKit, ctx: PageContext): Promise<Html> {
   const t = ctx.t;
   const { items, total } = await kit.services.webhooks.troubledEndpoints(TROUBLED_SHOWN);
@@ -205,7 +227,7 @@ ${merchantMatches(ctx, '/console/webhooks', filter, { status })}`;
       }
     }
     const doneText = q.done ? (w.done as Record<string, string>)[q.done] : undefined;
-    const body = html`${merchantId ? health : await troubledEndpointsSection(kit, ctx)}
+    const body = html`${merchantId ? health : html`${await troubledEndpointsSection(kit, ctx)}${await feedRelaySection(kit, ctx)}`}
 <section aria-labelledby="deliveries-h">
   <h2 id="deliveries-h">${w.deliveries}</h2>
   ${form}${summary}${list}${pager(t, request, next)}

@@ -114,3 +114,71 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     },
   };
 }
+
+export interface OwnNats {
+  url: string;
+  port: number;
+  /** The JetStream store directory, kept across stop() and start(). */
+  storeDir: string;
+  /** Stops the server (SIGTERM, waits for its exit); the store stays. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and store. */
+  start(): Promise<void>;
+  destroy(): Promise<void>;
+}
+
+const NATS_SERVER = '/usr/sbin/nats-server';
+
+/**
+ * `nats-server -js` (NATS 2.9) on a free port with a temporary JetStream store: a broker a test
+ * may stop and start again; the machine's shared one on 4222 is never touched.
+ */
+export async function startOwnNats(): Promise<OwnNats> {
+  const storeDir = mkdtempSync(join(tmpdir(), 'cleaver-nats-'));
+  const port = await freePort();
+  let child: ChildProcess | null = null;
+  const start = async () => {
+    if (child) return;
+    const proc = spawn(NATS_SERVER, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    proc.stdout?.on('data', (d) => {
+      out += d;
+    });
+    proc.stderr?.on('data', (d) => {
+      out += d;
+    });
+    const deadline = Date.now() + 10_000;
+    while (!out.includes('Server is ready')) {
+      if (proc.exitCode !== null || Date.now() > deadline) {
+        proc.kill('SIGKILL');
+        throw new Error(`nats-server did not start: ${out}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child = proc;
+  };
+  const stop = async () => {
+    const proc = child;
+    child = null;
+    if (!proc || proc.exitCode !== null) return;
+    const gone = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGTERM');
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+    await gone;
+    clearTimeout(timer);
+  };
+  await start();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    port,
+    storeDir,
+    stop,
+    start,
+    async destroy() {
+      await stop();
+      rmSync(storeDir, { recursive: true, force: true });
+    },
+  };
+}

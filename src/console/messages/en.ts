@@ -301,6 +301,13 @@ export const en = {
     adviceDisabled:
       'The webhook endpoint is disabled: nothing is sent until the merchant registers its ordersWebhookURL again (the POS still gets every event by polling).',
     troubledHeading: 'Endpoints in trouble now',
+    feedRelay: {
+      heading: 'Platform feed to NATS',
+      behind: (n: string) => `${n} items behind`,
+      upToDate: 'up to date',
+      lastPublish: 'last publish',
+      none: 'No NATS relay has run (CLEAVER_NATS_URL is not set): the platform reads the feed over HTTP.',
+    },
     troubledMore: (n: number) => `and ${n} more, failing for less time.`,
     allHealthy: 'No webhook endpoint is failing or disabled.',
     failedDeliveries: 'Failed deliveries',

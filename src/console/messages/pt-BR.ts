@@ -283,6 +283,13 @@ export const ptBR: Messages = {
     adviceDisabled:
       'O endpoint de webhook está desativado: nada é enviado até a loja registrar de novo o seu ordersWebhookURL (o PDV continua recebendo todos os eventos por polling).',
     troubledHeading: 'Endpoints com problema agora',
+    feedRelay: {
+      heading: 'Feed da plataforma para o NATS',
+      behind: (n: string) => `${n} itens atrasados`,
+      upToDate: 'em dia',
+      lastPublish: 'última publicação',
+      none: 'Nenhum relay NATS rodou (CLEAVER_NATS_URL não está definida): a plataforma lê o feed por HTTP.',
+    },
     troubledMore: (n: number) => `e mais ${n}, falhando há menos tempo.`,
     allHealthy: 'Nenhum endpoint de webhook está falhando ou desativado.',
     failedDeliveries: 'Envios que falharam',

@@ -3,7 +3,9 @@
 // feed_relays says it stopped; `Nats-Msg-Id` is the item's id, so the broker drops a re-publish
 // after a kill (within the stream's duplicate window). Items are sent in waves in which no
 // merchant appears twice, each wave awaited whole: a merchant's items reach the stream in feed
-// order, and the mark moves only past items whose publication was acknowledged. While NATS is
+// order. The mark moves once per pass (a page of `batch` items), only past items whose
+// publication was acknowledged: a mark written per wave cost the relay more than half its
+// throughput (docs/benchmarks.md, the feed relay); a kill re-publishes at most a page. While NATS is
 // away nothing moves: the backlog waits in feed_items (retention keeps what the relay has not
 // published) and leaves in order when the broker is back.
 import { connect, type JetStreamClient, type NatsConnection, nanos, RetentionPolicy, StorageType } from 'nats';
@@ -151,25 +153,33 @@ export function createFeedRelay(options: FeedRelayOptions) {
     const page = await repo.readPage(db, { after: mark.position, limit: batch, kinds: null, merchantId: null });
     state.head = page.head;
     let sent = 0;
-    for (const wave of wavesOf(page.rows)) {
-      const results = await Promise.allSettled(
-        wave.map((row) =>
-          client.publish(subjectOf(toFeedView(row), prefix), encoder.encode(JSON.stringify(toFeedView(row))), {
-            msgID: row.id,
-          }),
-        ),
-      );
-      const failed = results.findIndex((r) => r.status === 'rejected');
-      const done = failed < 0 ? wave.length : failed;
-      if (done > 0) {
-        const position = wave[done - 1].position;
-        const at = clock.now();
-        await repo.advanceRelay(db, name, position, at);
-        state.position = position;
-        state.lastPublishAt = at;
-        sent += done;
+    let acked = mark.position;
+    try {
+      for (const wave of wavesOf(page.rows)) {
+        const results = await Promise.allSettled(
+          wave.map((row) =>
+            client.publish(subjectOf(toFeedView(row), prefix), encoder.encode(JSON.stringify(toFeedView(row))), {
+              msgID: row.id,
+            }),
+          ),
+        );
+        const failed = results.findIndex((r) => r.status === 'rejected');
+        const done = failed < 0 ? wave.length : failed;
+        if (done > 0) {
+          acked = wave[done - 1].position;
+          sent += done;
+        }
+        if (failed >= 0) throw (results[failed] as PromiseRejectedResult).reason;
       }
-      if (failed >= 0) throw (results[failed] as PromiseRejectedResult).reason;
+    } finally {
+      // The mark moves once per pass, past what was acknowledged (also when a wave failed): a
+      // kill before this line costs at most one page of re-publishes, which the broker drops.
+      if (acked > mark.position) {
+        const at = clock.now();
+        await repo.advanceRelay(db, name, acked, at);
+        state.position = acked;
+        state.lastPublishAt = at;
+      }
     }
     return sent;
   }

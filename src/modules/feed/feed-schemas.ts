@@ -79,7 +79,10 @@ export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
       { status: Type.Enum(['AVAILABLE', 'UNAVAILABLE']), by: Type.Enum(['pos', 'operator', 'presence']) },
       "The merchant's order-receiving switch changed",
     ),
-    PRESENCE_CHANGED: Loose({ keyId: Uuid(), state: Type.String() }, "An integration key's POS presence changed"),
+    PRESENCE_CHANGED: Loose(
+      { keyId: Uuid(), state: Type.Enum(['online', 'late', 'offline']) },
+      "An integration key's POS presence changed (by its last request; the worker checks every 30 s)",
+    ),
     ONBOARDING_CHANGED: Loose(
       {
         ordersWebhookURL: Type.String(),

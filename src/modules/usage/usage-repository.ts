@@ -162,3 +162,53 @@ export async function countByPresence(
   );
   return rows[0] ?? { online: 0, late: 0, offline: 0 };
 }
+
+// ---- presence changes announced on the platform feed (D36 `merchant PRESENCE_CHANGED`) ---------
+
+export interface PresenceChange {
+  key_id: string;
+  merchant_id: string;
+  /** The state last announced (NULL: none yet). */
+  announced: 'online' | 'late' | 'offline' | null;
+  state: 'online' | 'late' | 'offline';
+}
+
+/**
+ * Keys whose presence by last_request_at (online since `lateSince`, late since `offlineSince`,
+ * offline before; as countByPresence and the switch read it) is not the one last announced.
+ * One pass over key_presence (a row per key ever seen).
+ */
+export async function presenceChanges(
+  db: Queryable,
+  lateSince: Date,
+  offlineSince: Date,
+  limit: number,
+): Promise<PresenceChange[]> {
+  const { rows } = await db.query<PresenceChange>(
+    `SELECT key_id, merchant_id, announced, state FROM (
+       SELECT key_id, merchant_id, feed_state AS announced,
+              CASE WHEN last_request_at >= $1 THEN 'online' WHEN last_request_at >= $2 THEN 'late' ELSE 'offline' END
+                AS state
+         FROM key_presence WHERE last_request_at IS NOT NULL) p
+      WHERE announced IS DISTINCT FROM state
+      ORDER BY key_id LIMIT $3`,
+    [lateSince, offlineSince, limit],
+  );
+  return rows;
+}
+
+/**
+ * Records the announced states (compare-and-set: a key whose announced state is no longer the
+ * one read is left alone, another worker announced it); returns the keys moved.
+ */
+export async function announcePresence(tx: Queryable, changes: PresenceChange[]): Promise<PresenceChange[]> {
+  if (changes.length === 0) return [];
+  const { rows } = await tx.query<PresenceChange>(
+    `UPDATE key_presence p SET feed_state = c.state
+       FROM unnest($1::uuid[], $2::text[], $3::text[]) AS c(key_id, announced, state)
+      WHERE p.key_id = c.key_id AND p.feed_state IS NOT DISTINCT FROM c.announced
+      RETURNING p.key_id, p.merchant_id, c.announced, c.state`,
+    [changes.map((c) => c.key_id), changes.map((c) => c.announced), changes.map((c) => c.state)],
+  );
+  return rows;
+}

@@ -4,6 +4,7 @@ import { Gauge, type Registry } from 'prom-client';
 import type { Static } from 'typebox';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
+import { type FeedRecorder, noFeed } from '../feed/index.js';
 import type { RouteGroup } from './route-groups.js';
 import * as repo from './usage-repository.js';
 import type { KeyPresence, KeyUsage, PresenceState } from './usage-schemas.js';
@@ -40,8 +41,11 @@ export function createUsageService(deps: {
   lastTokenAt(keyIds: string[]): Promise<Map<string, Date | null>>;
   /** Where the presence gauge goes (/metrics). */
   registry?: Registry;
+  /** D36: the platform feed's recorder (`merchant PRESENCE_CHANGED`). */
+  feed?: FeedRecorder;
 }) {
   const { db, clock } = deps;
+  const feed = deps.feed ?? noFeed;
   if (deps.registry) {
     const config = deps.presence;
     new Gauge({
@@ -171,6 +175,39 @@ export function createUsageService(deps: {
       const back = await repo.activeMerchants(db, switchedOff, silentSince);
       const on = await deps.merchants.switchBackOn(back);
       return { off, on };
+    },
+
+    /**
+     * D36: the worker's presence check. Each key whose presence (online / late / offline by its
+     * last request, as /metrics and the switch read it) differs from the state last announced
+     * gets a `merchant PRESENCE_CHANGED {keyId, state}` item, written in the transaction that
+     * records the new announced state (compare-and-set: several workers announce a change once).
+     * A key is announced from its first request on; one that only ever took tokens is not.
+     */
+    async announcePresenceChanges(limit = 1000): Promise<Array<{ keyId: string; state: string }>> {
+      const now = clock.now();
+      const config = deps.presence;
+      const changes = await repo.presenceChanges(
+        db,
+        new Date(now.getTime() - config.lateAfterSec * 1000),
+        new Date(now.getTime() - config.offlineAfterSec * 1000),
+        limit,
+      );
+      if (changes.length === 0) return [];
+      const moved = await db.transaction(async (tx) => {
+        const done = await repo.announcePresence(tx, changes);
+        for (const c of done) {
+          await feed(tx, {
+            kind: 'merchant',
+            type: 'PRESENCE_CHANGED',
+            merchantId: c.merchant_id,
+            occurredAt: now,
+            data: { keyId: c.key_id, state: c.state },
+          });
+        }
+        return done;
+      });
+      return moved.map((c) => ({ keyId: c.key_id, state: c.state }));
     },
 
     pruneUsage: (before: Date, limit: number) => repo.pruneUsage(db, before, limit),
