@@ -25,7 +25,7 @@ import {
 import { createOrdersService, type WeighingListener } from './modules/orders/index.js';
 import { createRetention } from './modules/retention/index.js';
 import { createSandboxService } from './modules/sandbox/index.js';
-import { createUsageRecorder, createUsageService } from './modules/usage/index.js';
+import { createRequestLog, createUsageRecorder, createUsageService } from './modules/usage/index.js';
 import { createWebhooksService } from './modules/webhooks/index.js';
 import { createMetrics } from './plugins/metrics.js';
 
@@ -105,6 +105,8 @@ export function createServices(deps: CoreDeps) {
   });
   const logistics = createLogisticsService({ db, clock, orders, feed: feed.record });
   const usageRecorder = createUsageRecorder({ db, clock, onError: throttledReport('usage') });
+  // Issue 35: what each key's requests were, for the POS (GET /v1/developer/requests) and operators.
+  const requestLog = createRequestLog({ db, clock, onError: throttledReport('request-log') });
   const usage = createUsageService({
     db,
     clock,
@@ -144,6 +146,7 @@ export function createServices(deps: CoreDeps) {
     catalog,
     usage,
     feed,
+    requestLog,
     registry: metrics.registry,
   });
   // D25: scenarios exist only in the sandbox.
@@ -186,6 +189,7 @@ export function createServices(deps: CoreDeps) {
     orders,
     logistics,
     usageRecorder,
+    requestLog,
     usage,
     operators,
     operatorSessions,
