@@ -104,7 +104,10 @@ const DeveloperAttempt = Type.Object(
     webhookId: Uuid({ description: 'The `webhook-id` header of the delivery: the same on every attempt.' }),
     orderId: Uuid({ description: 'The order the event is about.' }),
     eventType: Type.String({ description: 'The event type the webhook carried.', examples: ['CREATED'] }),
-    deliveryStatus: DeliveryStatus,
+    deliveryStatus: {
+      ...DeliveryStatus,
+      description: 'Where the delivery stands now: PENDING (retries left), DELIVERED or FAILED.',
+    },
     attemptNo: Type.Integer({ description: 'Which attempt of the delivery (1 = the first).' }),
     at: DateTime({ description: 'When the attempt started.' }),
     statusCode: Type.Union([Type.Integer(), Type.Null()], {
@@ -124,7 +127,10 @@ const DeveloperAttempt = Type.Object(
 
 export const DeveloperWebhooks = Type.Object(
   {
-    endpoint: EndpointHealth,
+    endpoint: {
+      ...EndpointHealth,
+      description: 'The endpoint’s health, as operators see it (GET /admin/v1/merchants/{merchantId}/webhookHealth).',
+    },
     attempts: Type.Array(DeveloperAttempt, {
       description: 'The latest attempts (of the merchant’s last 200 deliveries), newest first.',
     }),
