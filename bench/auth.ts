@@ -8,7 +8,7 @@ import { fmt, load, machine, median, pinning, processCpuMs, ratio, reportRow, st
 interface Target {
   bareUrl: string;
   appUrl: string;
-  /** The same app built without the request log (issue 35). */
+  /** The same app built without the request log. */
   unloggedUrl: string;
   token: string;
   clientId: string;
@@ -32,7 +32,7 @@ try {
     openWithToken: () => load({ url: `${info.appUrl}/v1/bench/open`, headers: auth, durationSec: SECONDS }),
     authed: () => load({ url: `${info.appUrl}/v1/bench/ping`, headers: auth, durationSec: SECONDS }),
     // The same authenticated route of an app without the request log: authed / unlogged is what
-    // writing each request into the key's log costs (issue 35).
+    // writing each request into the key's log costs.
     unlogged: () => load({ url: `${info.unloggedUrl}/v1/bench/ping`, headers: auth, durationSec: SECONDS }),
   };
   // Warm up JIT and the token cache.
@@ -140,7 +140,7 @@ try {
     `/health/live vs bare: ratio of medians ${fmt(healthRatio, 3)}, median of the rounds' ratios ${fmt(median(healthRatios), 3)}`,
   );
   const layer = 1 - layerRatio;
-  // Issue 35: the request log's share of the layer, and the layer without it.
+  // The request log's share of the layer, and the layer without it.
   const logRatio = ratio(median(rows.authed), median(rows.unlogged));
   const unloggedLayer = 1 - ratio(median(rows.unlogged), median(rows.open));
   console.log(

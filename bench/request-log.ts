@@ -1,4 +1,4 @@
-// Benchmark (issue 35): what the request log costs per request when every request is written,
+// Benchmark: what the request log costs per request when every request is written,
 // as with real POS keys (each within its rate limits, so no batch holds more than 1,000 rows of
 // one key and every row is inserted, then trimmed or pruned). Records rows for many keys, flushes
 // them each "second", and reads this process's CPU time (the embedded database's thread

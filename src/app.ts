@@ -72,7 +72,7 @@ export interface AppOptions {
   /** D36: the NATS relay of the platform feed in this process, for /health/ready. */
   feedRelayHealth?: HealthSources['feedRelay'];
   /**
-   * Issue 35: each key's requests in its request log (default on). Off only to measure what it
+   * Each key's requests in its request log (default on). Off only to measure what it
    * costs (bench/auth.ts).
    */
   requestLog?: boolean;
@@ -224,7 +224,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     // Each route, as it is declared, gets the limiter of its group (D23), then after the answer the
     // usage counter of its usage group (modules/usage: counted in memory, written in batches) and
     // the observer's record; all of them after the bearer check and the observer above. The
-    // request log (issue 35) takes its row in the same hook; reads of the log itself are not logged.
+    // request log takes its row in the same hook; reads of the log itself are not logged.
     scope.addHook('onRoute', (route) => {
       const limiter = limiters[(route.config as { rateLimit?: 'read' | 'write' } | undefined)?.rateLimit ?? 'write'];
       const fixedGroup = typeof route.method === 'string' ? routeGroupOf(route.method, route.url) : undefined;

@@ -105,7 +105,7 @@ export function createServices(deps: CoreDeps) {
   });
   const logistics = createLogisticsService({ db, clock, orders, feed: feed.record });
   const usageRecorder = createUsageRecorder({ db, clock, onError: throttledReport('usage') });
-  // Issue 35: what each key's requests were, for the POS (GET /v1/developer/requests) and operators.
+  // The request log: what each key's requests were, for the POS (GET /v1/developer/requests) and operators.
   const requestLog = createRequestLog({ db, clock, onError: throttledReport('request-log') });
   const usage = createUsageService({
     db,

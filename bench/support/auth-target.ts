@@ -34,7 +34,7 @@ const app = await buildApp(services, {
 // limit, so authed / open is the auth layer alone.
 app.get('/v1/bench/open', async () => ({ ok: true }));
 await app.listen({ port: 0, host: '127.0.0.1' });
-// The same app without the request log (issue 35): authed here vs authed above is what logging
+// The same app without the request log: authed here vs authed above is what logging
 // each request costs.
 const unlogged = await buildApp(services, {
   requestLog: false,

@@ -1,4 +1,4 @@
-// `cleaver pos requests` and `cleaver pos webhooks` (issue 35): the key's request log and its
+// `cleaver pos requests` and `cleaver pos webhooks`: the key's request log and its
 // merchant's webhook endpoint, read with the POS's own credentials (GET /v1/developer/requests,
 // GET /v1/developer/webhooks), as a table or, with --json, as the API's documents.
 import { EXIT, type Io, posClient, printFields, printJson, printTable, UsageError } from './common.js';

@@ -1,4 +1,4 @@
-// An integration key's page (issue 35): what the key is, and its recent requests as its POS reads
+// An integration key's page: what the key is, and its recent requests as its POS reads
 // them with GET /v1/developer/requests (the last 1,000 of the last 24 hours, newest first; failed
 // ones with their error title and, folded, their body with secrets redacted).
 import type { FastifyPluginAsync } from 'fastify';

@@ -1,4 +1,4 @@
-// What a request log may keep of a request body (issue 35, the integrator's request log): the
+// What a request log may keep of a request body (the integrator's request log, src/modules/usage/request-log.ts): the
 // body as JSON text with every secret-named field's value replaced by "[redacted]", cut at a byte
 // budget. The walk stops as soon as the budget is spent, so a rejected 12 MB catalog upload costs
 // the same few kilobytes of work as a small body.

@@ -1,4 +1,4 @@
-// `cleaver pos requests` and `cleaver pos webhooks` (issue 35) as a POS developer runs them,
+// `cleaver pos requests` and `cleaver pos webhooks` as a POS developer runs them,
 // against a real server: the key's request log as a table (newest first, failed ones with their
 // error and, with --bodies, their redacted body), pages, the --json document, and the webhook
 // endpoint's state; usage errors exit 2 with one line naming the problem.

@@ -1,4 +1,4 @@
-// An integration key's page in the console (issue 35): operators see the key's recent requests
+// An integration key's page in the console: operators see the key's recent requests
 // as its POS reads them with GET /v1/developer/requests (newest first; failed ones with their
 // error title and their body, secrets redacted), only that key's, linked from the merchant page.
 import { describe, expect, it } from 'vitest';

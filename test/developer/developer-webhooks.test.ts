@@ -1,4 +1,4 @@
-// GET /v1/developer/webhooks (issue 35): a POS reads, with its own token, the health of its
+// GET /v1/developer/webhooks: a POS reads, with its own token, the health of its
 // merchant's webhook endpoint as the operator API gives it (healthy, failing since, last error,
 // disabled) and the latest attempts with what its endpoint answered; never another merchant's.
 import { describe, expect, it } from 'vitest';

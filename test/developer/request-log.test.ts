@@ -1,4 +1,4 @@
-// The integrator's request log (issue 35, what Stripe's request log gives): a POS reads the last
+// The integrator's request log (what Stripe's request log gives): a POS reads the last
 // 1,000 requests of its own key, kept 24 hours, with GET /v1/developer/requests and its own token:
 // method, path, status, error title, duration, the X-Request-Id its answer carried; a failed
 // request's body up to 2 KB with secrets redacted. A key never sees another key's requests.

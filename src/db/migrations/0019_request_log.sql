@@ -1,4 +1,4 @@
--- The integrator's request log (issue 35): the last 1,000 requests of each integration key, kept
+-- The integrator's request log: the last 1,000 requests of each integration key, kept
 -- 24 hours, for the POS to read with its own token (GET /v1/developer/requests) and for operators
 -- on the key's console page. Written in batches by each API process (modules/usage/request-log.ts):
 -- one INSERT a second, at most 1,000 rows per key and batch. Each process trims a key back to its

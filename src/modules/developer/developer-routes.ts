@@ -1,4 +1,4 @@
-// /v1/developer (issue 35): the POS developer's own view of its integration, with its own token,
+// /v1/developer: the POS developer's own view of its integration, with its own token,
 // as Stripe's dashboard gives it: the key's request log (GET /v1/developer/requests) and the
 // merchant's webhook endpoint with its latest attempts (GET /v1/developer/webhooks). A key reads
 // only its own requests; the endpoint is its merchant's. Reads of these routes are not logged.

@@ -1,4 +1,4 @@
-// GET /v1/developer/requests and /v1/developer/webhooks (issue 35): what a POS developer reads
+// GET /v1/developer/requests and /v1/developer/webhooks: what a POS developer reads
 // about its own integration with its own token.
 import { Type } from 'typebox';
 import { DateTime, Uuid } from '../../lib/schemas.js';

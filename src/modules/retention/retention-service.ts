@@ -32,7 +32,7 @@ export interface RetentionDeps {
   usage: { pruneUsage(before: Date, limit: number): Promise<number> };
   /** D36: platform feed items; never one the NATS relay has not published yet. */
   feed?: { pruneOlderThan(before: Date, limit: number): Promise<number> };
-  /** Issue 35: the integrators' request log, 24 hours (its own horizon, not configurable). */
+  /** The integrators' request log, 24 hours (its own horizon, not configurable). */
   requestLog?: { prune(now: number, limit: number): Promise<number> };
   registry?: Registry;
 }

@@ -1,5 +1,5 @@
-// The integrator's request log (issue 35; what Stripe's request log gives): the last 1,000
-// requests of each integration key, kept 24 hours, with the error title and, for a failed
+// The integrator's request log (what Stripe's request log gives; README.md, "The request log"):
+// the last 1,000 requests of each integration key, kept 24 hours, with the error title and, for a failed
 // request, its body (2 KB at most, secrets redacted). On the request path it costs one object
 // pushed on an array; rows are written by one INSERT a second (or sooner when many are waiting),
 // at most the newest 1,000 per key (older ones would be trimmed at once), and a key is trimmed

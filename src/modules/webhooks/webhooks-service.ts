@@ -187,7 +187,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
     },
 
     /**
-     * Issue 35 (GET /v1/developer/webhooks): the merchant's latest attempts, newest first, with
+     * GET /v1/developer/webhooks: the merchant's latest attempts, newest first, with
      * the delivery each belongs to: what the POS's own endpoint was sent and answered.
      */
     async recentAttempts(merchantId: string, limit: number) {
