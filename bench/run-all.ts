@@ -16,7 +16,11 @@ const DOC = 'docs/benchmarks.md';
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const benches = [
-  { file: 'bench/auth.ts', what: 'auth layer vs bare Fastify route; POST /oauth/token' },
+  {
+    file: 'bench/auth.ts',
+    what: 'auth layer vs bare Fastify route, with and without the request log; POST /oauth/token',
+  },
+  { file: 'bench/request-log.ts', what: 'request log: CPU per request with every row written and trimmed (PGlite)' },
   {
     file: 'bench/poll-204.ts',
     what: 'poll answering 204 vs /health/live vs a bare Fastify hello; without the cache; counters in memory',

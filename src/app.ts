@@ -15,6 +15,7 @@ import { unstorableTextPath } from './lib/storable-text.js';
 import type { ShutdownState } from './lifecycle/shutdown-state.js';
 import { oauthRoutes, type Principal } from './modules/auth/index.js';
 import { catalogRoutes } from './modules/catalog/index.js';
+import { developerRoutes } from './modules/developer/index.js';
 import { eventsRoutes } from './modules/events/index.js';
 import { asyncApiDocument, feedRoutes } from './modules/feed/index.js';
 import { operatorHomologationRoutes, posHomologationRoutes } from './modules/homologation/index.js';
@@ -70,6 +71,11 @@ export interface AppOptions {
   workersHealth?: HealthSources['workers'];
   /** D36: the NATS relay of the platform feed in this process, for /health/ready. */
   feedRelayHealth?: HealthSources['feedRelay'];
+  /**
+   * Each key's requests in its request log (default on). Off only to measure what it
+   * costs (bench/auth.ts).
+   */
+  requestLog?: boolean;
 }
 
 const MINUTE = 60_000;
@@ -211,21 +217,28 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     // within the bearer check's hook, right after it: every hook Fastify runs has a cost of its
     // own on every merchant request (docs/benchmarks.md, "Figures of 2026-11-27, eighth session").
     const observer = services.homologationObserver;
+    const requestLog = options.requestLog === false ? undefined : services.requestLog;
+    // What is waiting in the request log is written before the app is gone (tests read it after).
+    if (requestLog) app.addHook('onClose', () => requestLog.stop());
     scope.addHook('onRequest', merchantAuth(auth, observer.onRequest));
     // Each route, as it is declared, gets the limiter of its group (D23), then after the answer the
     // usage counter of its usage group (modules/usage: counted in memory, written in batches) and
-    // the observer's record; all of them after the bearer check and the observer above.
+    // the observer's record; all of them after the bearer check and the observer above. The
+    // request log takes its row in the same hook; reads of the log itself are not logged.
     scope.addHook('onRoute', (route) => {
       const limiter = limiters[(route.config as { rateLimit?: 'read' | 'write' } | undefined)?.rateLimit ?? 'write'];
       const fixedGroup = typeof route.method === 'string' ? routeGroupOf(route.method, route.url) : undefined;
+      const log = route.url.startsWith('/v1/developer/') ? undefined : requestLog;
       const recordUsage: onResponseHookHandler = (request, reply, done) => {
         if (request.principal) {
+          const elapsed = reply.elapsedTime;
           services.usageRecorder.record(
             request.principal,
             fixedGroup ?? routeGroupOf(request.method, route.url),
             reply.statusCode,
-            reply.elapsedTime,
+            elapsed,
           );
+          log?.record(request.principal, request, reply.statusCode, elapsed);
         }
         observer.onResponse(request, reply, done);
       };
@@ -235,6 +248,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(onboardingRoutes, { prefix: '/v1', merchants: services.merchants });
     await scope.register(ordersRoutes, { prefix: '/v1', orders: services.orders });
     await scope.register(eventsRoutes, { prefix: '/v1', events: services.events });
+    await scope.register(developerRoutes, {
+      prefix: '/v1',
+      requestLog: services.requestLog,
+      webhooks: services.webhooks,
+    });
     if (sandbox) await scope.register(posSandboxRoutes, { prefix: '/v1', sandbox });
     if (homologation) await scope.register(posHomologationRoutes, { prefix: '/v1', homologation });
     if (sandbox) {

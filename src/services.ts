@@ -25,7 +25,7 @@ import {
 import { createOrdersService, type WeighingListener } from './modules/orders/index.js';
 import { createRetention } from './modules/retention/index.js';
 import { createSandboxService } from './modules/sandbox/index.js';
-import { createUsageRecorder, createUsageService } from './modules/usage/index.js';
+import { createRequestLog, createUsageRecorder, createUsageService } from './modules/usage/index.js';
 import { createWebhooksService } from './modules/webhooks/index.js';
 import { createMetrics } from './plugins/metrics.js';
 
@@ -115,6 +115,15 @@ export function createServices(deps: CoreDeps) {
   });
   const logistics = createLogisticsService({ db, clock, orders, feed: feed.record });
   const usageRecorder = createUsageRecorder({ db, clock, onError: throttledReport('usage') });
+  // The request log: what each key's requests were, for the POS (GET /v1/developer/requests) and operators.
+  // A batch the database refuses is dropped, not retried (modules/usage/request-log.ts).
+  const requestLog = createRequestLog({
+    db,
+    clock,
+    onError: throttledReport('request-log', 10_000, (line) =>
+      process.stderr.write(line.replace('(retrying)', '(that batch is dropped)')),
+    ),
+  });
   const usage = createUsageService({
     db,
     clock,
@@ -155,6 +164,7 @@ export function createServices(deps: CoreDeps) {
     catalog,
     usage,
     feed,
+    requestLog,
     registry: metrics.registry,
   });
   // D25: scenarios exist only in the sandbox.
@@ -195,6 +205,7 @@ export function createServices(deps: CoreDeps) {
     orders,
     logistics,
     usageRecorder,
+    requestLog,
     usage,
     operators,
     operatorSessions,

@@ -34,6 +34,15 @@ const app = await buildApp(services, {
 // limit, so authed / open is the auth layer alone.
 app.get('/v1/bench/open', async () => ({ ok: true }));
 await app.listen({ port: 0, host: '127.0.0.1' });
+// The same app without the request log: authed here vs authed above is what logging
+// each request costs.
+const unlogged = await buildApp(services, {
+  requestLog: false,
+  extraMerchantRoutes: async (scope) => {
+    scope.get('/v1/bench/ping', async () => ({ ok: true }));
+  },
+});
+await unlogged.listen({ port: 0, host: '127.0.0.1' });
 
 const merchant = await services.merchants.createMerchant({ name: 'Bench' });
 const key = await services.auth.createIntegrationKey(merchant.id, 'bench');
@@ -44,6 +53,7 @@ process.stdout.write(
   `${JSON.stringify({
     bareUrl: `http://127.0.0.1:${port(bare)}/ping`,
     appUrl: `http://127.0.0.1:${port(app as unknown as typeof bare)}`,
+    unloggedUrl: `http://127.0.0.1:${port(unlogged as unknown as typeof bare)}`,
     token: token.access_token,
     clientId: merchant.id,
     clientSecret: key.clientSecret,

@@ -34,7 +34,7 @@ Operator (the /admin/v1 API; --admin-token or CLEAVER_ADMIN_TOKEN):
   platform tail                   the platform feed (D36), followed live (--once: one page)
 
 POS (the /v1 API; --client-id/--client-secret or CLEAVER_CLIENT_ID/CLEAVER_CLIENT_SECRET):
-  pos token|onboard|catalog|merchant|order|events|homologation
+  pos token|onboard|catalog|merchant|order|events|requests|webhooks|homologation
   pos orders show|confirm|preparing|details|ready|picked-up|dispatch|delivered|cancel|
              accept-cancellation|deny-cancellation|validate-code|track|weigh ORDER_ID
                                   every order action (cleaver pos orders --help)

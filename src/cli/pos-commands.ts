@@ -19,6 +19,7 @@ import {
 } from './common.js';
 import { HOMOLOGATION_HELP, posHomologationCommand } from './pos-homologation-command.js';
 import { ORDER_ACTIONS, ORDERS_COMMAND_HELP, ORDERS_OPTIONS, posOrdersCommand } from './pos-order-commands.js';
+import { posRequestsCommand, posWebhooksCommand, REQUESTS_HELP, REQUESTS_OPTIONS } from './pos-requests-command.js';
 import { SPINNER } from './terminal.js';
 
 export const POS_COMMAND_HELP = `Usage:
@@ -38,6 +39,7 @@ export const POS_COMMAND_HELP = `Usage:
                                                   print pending events as they arrive; --ack acknowledges
                                                   each batch after printing it (spec 4.13); --once polls
                                                   one time and exits
+${REQUESTS_HELP}
 ${HOMOLOGATION_HELP}
 
 ${POS_HELP}`;
@@ -214,6 +216,7 @@ const OTHER_POS_OPTIONS = [
   'type',
   'duration',
   'timings',
+  ...(Object.keys(REQUESTS_OPTIONS) as Array<keyof typeof REQUESTS_OPTIONS>),
 ] as const;
 
 export async function posCommand(args: string[], io: Io): Promise<number> {
@@ -230,6 +233,7 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
     type: { type: 'string', multiple: true },
     duration: { type: 'string' },
     timings: { type: 'string' },
+    ...REQUESTS_OPTIONS,
     ...ORDERS_OPTIONS,
   });
   const [sub, sub2, ...rest] = positionals;
@@ -244,9 +248,20 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
   }
   const orderOption = Object.keys(ORDERS_OPTIONS).find((name) => values[name as keyof typeof values] !== undefined);
   if (orderOption) throw new UsageError(`--${orderOption} applies to "pos orders" only`);
+  const noMore = (count: number, command: string) => noMoreArguments(positionals, count, command);
+  if (sub === 'requests' || sub === 'webhooks') {
+    noMore(1, `pos ${sub}`);
+    const allowed: string[] = sub === 'requests' ? Object.keys(REQUESTS_OPTIONS) : ['limit'];
+    const other = OTHER_POS_OPTIONS.find((name) => values[name] !== undefined && !allowed.includes(name));
+    if (other) throw new UsageError(`--${other} does not apply to "pos ${sub}"`);
+    return sub === 'requests' ? posRequestsCommand(io, values) : posWebhooksCommand(io, values);
+  }
+  const requestsOption = Object.keys(REQUESTS_OPTIONS).find(
+    (name) => values[name as keyof typeof values] !== undefined,
+  );
+  if (requestsOption) throw new UsageError(`--${requestsOption} applies to "pos requests" and "pos webhooks" only`);
   const json = values.json === true;
   // Words after the last argument a subcommand takes are mistakes (e.g. "pos order confirm ID").
-  const noMore = (count: number, command: string) => noMoreArguments(positionals, count, command);
   switch (sub) {
     case 'token': {
       noMore(1, 'pos token');

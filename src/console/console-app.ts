@@ -24,6 +24,7 @@ import { retryForm } from './form-retry.js';
 import { homologationPages } from './homologation-pages.js';
 import type { Html } from './html.js';
 import { isLang, langCookie, langOf, messagesOf } from './i18n.js';
+import { keyPages } from './key-pages.js';
 import { type Attention, type BaseContext, errorPage, loginPage, type PageContext, type Section } from './layout.js';
 import { merchantsPages } from './merchants-pages.js';
 import { noticesPages } from './notices-pages.js';
@@ -318,6 +319,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
   });
 
   await app.register(merchantsPages, { kit });
+  await app.register(keyPages, { kit });
   await app.register(catalogPages, { kit });
   await app.register(butcheryPages, { kit });
   await app.register(ordersPages, { kit });

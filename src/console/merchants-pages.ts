@@ -207,7 +207,7 @@ ${await homologationSection(kit, request, m.id, keys)}`;
     <tbody>${keys.map(
       (
         k,
-      ) => html`<tr><th scope="row" data-label="${t.common.name}">${k.name}</th><td data-label="${mt.keyId}"><code class="wrap">${k.id}</code></td>
+      ) => html`<tr><th scope="row" data-label="${t.common.name}"><a href="${path`/console/merchants/${m.id}/keys/${k.id}`}" title="${t.keys.viewRequests(k.name)}">${k.name}</a></th><td data-label="${mt.keyId}"><code class="wrap">${k.id}</code></td>
       <td data-label="${mt.profile}">${
         admin
           ? html`<form method="post" action="${path`/console/merchants/${m.id}/keys/${k.id}/profile`}" class="row-form">

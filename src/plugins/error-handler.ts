@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/db.js';
+import { noteErrorTitle } from '../lib/error-title.js';
 import { AppError } from '../lib/errors.js';
 import { validationTitle } from './validation.js';
 
@@ -81,6 +82,7 @@ function errorContentType(request: FastifyRequest): string {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const { body, headers } = toErrorResponse(error);
+    noteErrorTitle(request, body.title);
     if (body.status >= 500) {
       request.log.error({ err: error }, 'request failed');
     }

@@ -50,6 +50,7 @@ const OWNERS: Record<string, string> = {
   audit_log: 'operators',
   key_usage_minutes: 'usage',
   key_presence: 'usage',
+  request_log: 'usage',
   homologation_runs: 'homologation',
   merchant_history: 'merchants',
   webhook_endpoint_health: 'webhooks',

@@ -218,6 +218,8 @@ describe('every page in Portuguese', () => {
     const pages: Array<[string, 'GET' | 'POST', Record<string, string>?]> = [
       ['/console/merchants', 'GET'],
       [`/console/merchants/${merchant.merchantId}`, 'GET'],
+      [`/console/merchants/${merchant.merchantId}/keys/${merchant.keyId}`, 'GET'],
+      [`/console/merchants/${merchant.merchantId}/keys/${merchant.keyId}?failed=1`, 'GET'],
       [`/console/merchants/${merchant.merchantId}/catalog`, 'GET'],
       [`/console/merchants/${merchant.merchantId}/products/${productId}`, 'GET'],
       ['/console/orders', 'GET'],

@@ -72,6 +72,18 @@ beforeAll(async () => {
     payload: { createdAt: new Date().toISOString(), orderExternalCode: 'PDV-2024-000123' },
   });
   expect(confirmed.statusCode).toBe(202);
+  // A refused request with a long body, for the key's request log.
+  const refused = await t.app.inject({
+    method: 'PUT',
+    url: '/v1/merchantOnboarding',
+    headers: bearer(s.merchant.token),
+    payload: {
+      ordersWebhookURL: `https://pos.example.com/${'integracao-do-sistema-de-gestao/'.repeat(8)}`,
+      getMerchantURL: { baseURL: 'not a url', apiKey: 'a-secret' },
+    },
+  });
+  expect(refused.statusCode).toBe(400);
+  ids.key = s.merchant.keyId;
   await s.webhooks.drain({ maxWaitMs: 2_000 });
   const run = await t.app.inject({
     method: 'POST',
@@ -190,6 +202,8 @@ const PAGES: Array<[string, () => string]> = [
   ['audit', () => '/console/audit'],
   ['account', () => '/console/account'],
   ['not-found', () => '/console/nowhere'],
+  ['key', () => `/console/merchants/${ids.merchant}/keys/${ids.key}`],
+  ['key-failed', () => `/console/merchants/${ids.merchant}/keys/${ids.key}?failed=1`],
 ];
 
 describe('every console page at a desk and on a phone, in both languages', () => {
@@ -207,6 +221,12 @@ describe('every console page at a desk and on a phone, in both languages', () =>
           const res = await page.goto(`${base}${url()}`);
           expect(res?.status(), name).toBe(name === 'not-found' ? 404 : 200);
           expect(await page.getAttribute('html', 'lang'), name).toBe(lang);
+          // A failed request's body, unfolded: a long line of JSON still wraps.
+          if (name === 'key-failed') {
+            await page.locator('table.requests details').evaluateAll((ds) => {
+              for (const d of ds) d.setAttribute('open', '');
+            });
+          }
           expect(await fits(page), `${name} ${lang} ${size.width}`).toEqual([]);
           expect(await brokenHeaders(page), `${name} ${lang} ${size.width}`).toEqual([]);
           if (size.width === 1366) {

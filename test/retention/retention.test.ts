@@ -42,6 +42,7 @@ const TABLES = [
   'catalog_syncs',
   'key_usage_minutes',
   'feed_items',
+  'request_log',
   'orders',
 ] as const;
 
@@ -146,6 +147,7 @@ describe('60 days of traffic', () => {
       }
       expect([200, 204]).toContain((await pos(keyB.token, 'GET', '/v1/events:polling')).statusCode);
       await t.services.usageRecorder.flush();
+      await t.services.requestLog.flush();
 
       clock.set(new Date(Date.parse('2026-01-01T08:00:00Z') + (day + 1) * DAY));
       await t.services.retention.runOnce(60_000);
@@ -166,6 +168,10 @@ describe('60 days of traffic', () => {
     expect(daily.slice(5).every((d) => d.key_usage_minutes === daily[5].key_usage_minutes)).toBe(true);
     expect(daily.slice(25).every((d) => d.catalog_payloads === 20)).toBe(true);
     expect(daily[DAYS - 1].catalog_syncs).toBe(DAYS);
+    // The request log: 24 hours, so a day's requests at most (the same each day here).
+    const logged = daily.slice(2).map((d) => d.request_log);
+    expect(logged).toEqual(logged.map(() => logged[0]));
+    expect(logged[0]).toBeGreaterThan(0);
     // D36: platform feed items, 7 days (nothing relays them here, so nothing holds them back).
     const feed = daily.slice(10).map((d) => d.feed_items);
     expect(feed).toEqual(feed.map(() => feed[0]));

@@ -40,6 +40,9 @@ export const merchantRoutes: ProtectedRoute[] = [
   },
   ...orderRoutes(),
   { method: 'GET', pattern: '/v1/events:polling', url: () => '/v1/events:polling' },
+  // The developer routes: the key's own request log and its merchant's webhook endpoint.
+  { method: 'GET', pattern: '/v1/developer/requests', url: () => '/v1/developer/requests' },
+  { method: 'GET', pattern: '/v1/developer/webhooks', url: () => '/v1/developer/webhooks' },
   {
     method: 'POST',
     pattern: '/v1/events/acknowledgment',

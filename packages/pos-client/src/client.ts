@@ -34,12 +34,15 @@ import type {
   Order,
   OrderEventType,
   RequestCancellationRequest,
+  RequestLogPage,
+  RequestLogQuery,
   SandboxScenario,
   SandboxScenarioOptions,
   SandboxScenarioResult,
   SyncStatus,
   TokenResponse,
   ValidatedCode,
+  WebhookEndpointReport,
   WeighedLine,
 } from './types.js';
 
@@ -378,6 +381,34 @@ export function createPosClient(options: PosClientOptions) {
         idempotent: true,
       });
       return (r.body as { customerDeliveryCode: string }).customerDeliveryCode;
+    },
+
+    /**
+     * This key's request log, newest first: its last 1,000 requests of the last 24 hours, with
+     * the error title and, for a failed request, its body (secrets redacted).
+     */
+    async listRequests(query: RequestLogQuery = {}): Promise<RequestLogPage> {
+      const params = new URLSearchParams();
+      if (query.limit !== undefined) params.set('limit', String(query.limit));
+      if (query.failed !== undefined) params.set('failed', String(query.failed));
+      if (query.status !== undefined) params.set('status', String(query.status));
+      if (query.before !== undefined) params.set('before', query.before);
+      const search = params.toString();
+      const r = await authorized({
+        method: 'GET',
+        path: `/v1/developer/requests${search ? `?${search}` : ''}`,
+        idempotent: true,
+      });
+      return r.body as RequestLogPage;
+    },
+    /** The merchant's webhook endpoint as the platform sees it, and its latest attempts (1–100, default 20). */
+    async webhookEndpoint(limit?: number): Promise<WebhookEndpointReport> {
+      const r = await authorized({
+        method: 'GET',
+        path: `/v1/developer/webhooks${limit !== undefined ? `?limit=${limit}` : ''}`,
+        idempotent: true,
+      });
+      return r.body as WebhookEndpointReport;
     },
 
     /** Sandbox only (404 in production): the scenarios `playScenario` accepts. */

@@ -486,3 +486,67 @@ export interface ForwardedAttemptRecorded {
   status: 'PENDING' | 'DELIVERED' | 'FAILED';
   nextAttemptAt: string | null;
 }
+
+/** One request of the calling key in its request log (`GET /v1/developer/requests`). */
+export interface RequestLogEntry {
+  /** The X-Request-Id its answer carried. */
+  requestId: string;
+  at: string;
+  method: string;
+  /** Path and query string as sent. */
+  path: string;
+  status: number;
+  durationMs: number;
+  /** The error answer's title, or null. */
+  errorTitle: string | null;
+  /** Failed requests only: the body, at most 2 KB, secrets redacted. */
+  requestBody: string | null;
+  requestBodyTruncated: boolean;
+}
+
+/** Which requests of the log to read: newest first, `limit` at a time before `before`. */
+export interface RequestLogQuery {
+  /** 1–1000 (default 50). */
+  limit?: number;
+  /** Only requests answered with an error (status ≥ 400). */
+  failed?: boolean;
+  /** Only requests answered with this status. */
+  status?: number;
+  /** The `next` of the previous page. */
+  before?: string;
+}
+
+export interface RequestLogPage {
+  items: RequestLogEntry[];
+  /** The `before` of the next (older) page, or null. */
+  next: string | null;
+}
+
+/** The merchant's webhook endpoint and its latest attempts (`GET /v1/developer/webhooks`). */
+export interface WebhookEndpointReport {
+  endpoint: {
+    merchantId: string;
+    url: string | null;
+    state: 'healthy' | 'failing' | 'disabled' | 'unknown';
+    failingSince: string | null;
+    lastError: string | null;
+    lastSuccessAt: string | null;
+    lastAttemptAt: string | null;
+    disabledAt: string | null;
+    disabledReason: string | null;
+  };
+  attempts: Array<{
+    deliveryId: string;
+    webhookId: string;
+    orderId: string;
+    eventType: string;
+    deliveryStatus: 'PENDING' | 'DELIVERED' | 'FAILED';
+    attemptNo: number;
+    at: string;
+    statusCode: number | null;
+    error: string | null;
+    durationMs: number;
+    target: string | null;
+    responseSnippet: string | null;
+  }>;
+}

@@ -281,6 +281,26 @@ export const en = {
     productCount: (total: string, available: string) => `${total} (${available} available)`,
     catalogLink: 'Catalog and sync history',
   },
+  keys: {
+    title: (name: string) => `Integration key ${name}`,
+    backTo: (merchant: string) => `← ${merchant}`,
+    keyHeading: 'Key',
+    requestsHeading: 'Recent requests',
+    requestsHelp:
+      'The last 1,000 requests of this key in the last 24 hours, newest first, as its POS reads them (GET /v1/developer/requests). A failed request shows its body with secrets redacted.',
+    allRequests: 'All requests',
+    failedOnly: 'Failed only',
+    noRequests: 'No request from this key in the last 24 hours.',
+    noFailedRequests: 'No failed request from this key in the last 24 hours.',
+    time: 'Time',
+    request: 'Request',
+    duration: 'Duration (ms)',
+    error: 'Error',
+    requestId: 'Request id',
+    body: 'Body sent',
+    bodyCut: 'cut at 2 KB',
+    viewRequests: (name: string) => `Recent requests of key ${name}`,
+  },
   webhooks: {
     state: {
       notRegistered: 'not registered',

@@ -263,6 +263,26 @@ export const ptBR: Messages = {
     productCount: (total: string, available: string) => `${total} (${available} disponíveis)`,
     catalogLink: 'Catálogo e histórico de sincronização',
   },
+  keys: {
+    title: (name: string) => `Chave de integração ${name}`,
+    backTo: (merchant: string) => `← ${merchant}`,
+    keyHeading: 'Chave',
+    requestsHeading: 'Requisições recentes',
+    requestsHelp:
+      'As últimas 1.000 requisições desta chave nas últimas 24 horas, da mais nova para a mais antiga, como o PDV as lê (GET /v1/developer/requests). Uma requisição que falhou mostra o corpo enviado, com os segredos ocultados.',
+    allRequests: 'Todas as requisições',
+    failedOnly: 'Só as que falharam',
+    noRequests: 'Nenhuma requisição desta chave nas últimas 24 horas.',
+    noFailedRequests: 'Nenhuma requisição desta chave falhou nas últimas 24 horas.',
+    time: 'Hora',
+    request: 'Requisição',
+    duration: 'Duração (ms)',
+    error: 'Erro',
+    requestId: 'Id da requisição',
+    body: 'Corpo enviado',
+    bodyCut: 'cortado em 2 KB',
+    viewRequests: (name: string) => `Requisições recentes da chave ${name}`,
+  },
   webhooks: {
     state: {
       notRegistered: 'não registrado',

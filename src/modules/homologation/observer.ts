@@ -4,7 +4,9 @@
 // by the process that runs the run: the hooks cost one Map lookup when no run is active (the
 // map is empty), and nothing is written per request. The sandbox runs one API process; a
 // request served by another process is not seen (docs/adr/homologation.md).
+
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { noteErrorTitle } from '../../lib/error-title.js';
 import type { Timings } from './homologation-timings.js';
 
 export type Injection = 401 | 429 | 503;
@@ -112,6 +114,7 @@ export function createObserver(now: () => number) {
       run.nextInjectionAt = now() + run.timings.injectionGapMs;
       injected.set(request, status);
       if (status !== 401) reply.header('retry-after', String(run.timings.retryAfterSec));
+      noteErrorTitle(request, TITLES[status]);
       reply.code(status).send({ title: TITLES[status], status });
     },
 

@@ -99,6 +99,7 @@ export const ACCESS_RULES: Record<string, RouteRule> = {
   'GET /console/merchants/:merchantId': read,
   'POST /console/merchants/:merchantId/status': rule('admin', 'merchant.update'),
   'POST /console/merchants/:merchantId/keys': rule('admin', 'integrationKey.create'),
+  'GET /console/merchants/:merchantId/keys/:keyId': read,
   'POST /console/merchants/:merchantId/keys/:keyId/delete': rule('admin', 'integrationKey.revoke'),
   'POST /console/merchants/:merchantId/keys/:keyId/profile': rule('admin', 'integrationKey.update'),
   'GET /console/merchants/:merchantId/catalog': read,

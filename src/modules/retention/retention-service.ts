@@ -32,6 +32,8 @@ export interface RetentionDeps {
   usage: { pruneUsage(before: Date, limit: number): Promise<number> };
   /** D36: platform feed items; never one the NATS relay has not published yet. */
   feed?: { pruneOlderThan(before: Date, limit: number): Promise<number> };
+  /** The integrators' request log, 24 hours (its own horizon, not configurable). */
+  requestLog?: { prune(now: number, limit: number): Promise<number> };
   registry?: Registry;
 }
 
@@ -42,7 +44,8 @@ export type RetentionStep =
   | 'logistics_requests'
   | 'catalog_syncs'
   | 'usage_minutes'
-  | 'feed_items';
+  | 'feed_items'
+  | 'request_log';
 
 export function createRetention(deps: RetentionDeps) {
   const { clock, config } = deps;
@@ -91,6 +94,7 @@ export function createRetention(deps: RetentionDeps) {
     usage_minutes: (now) => deps.usage.pruneUsage(new Date(now - config.usageHours * HOUR), config.batch),
     feed_items: (now) =>
       deps.feed?.pruneOlderThan(new Date(now - config.feedDays * DAY), config.batch) ?? Promise.resolve(0),
+    request_log: (now) => deps.requestLog?.prune(now, config.batch) ?? Promise.resolve(0),
   };
 
   /**

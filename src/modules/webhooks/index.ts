@@ -7,6 +7,7 @@ export { signWebhook } from './webhook-signing.js';
 export {
   DeliveryIdParams,
   DeliveryListQuery,
+  DeliveryStatus,
   EndpointHealth,
   RecoverBody,
   RequeueAnswer,

@@ -500,3 +500,33 @@ export async function countDeliveries(
       );
   return rows[0]?.n ?? 0;
 }
+
+export interface RecentAttemptRow extends AttemptRow {
+  occurrence_id: string;
+  order_id: string;
+  event_type: string;
+  delivery_status: DeliveryStatus;
+}
+
+/**
+ * A merchant's latest webhook attempts, newest first: those of its last `deliveries` deliveries
+ * (the (merchant_id, seq) order of the merchant index), so the read stays small however long the
+ * merchant's history is.
+ */
+export async function recentAttempts(
+  db: Queryable,
+  merchantId: string,
+  limit: number,
+  deliveries = 200,
+): Promise<RecentAttemptRow[]> {
+  const { rows } = await db.query<RecentAttemptRow>(
+    `SELECT a.delivery_id, a.attempt_no, a.started_at, a.duration_ms, a.target_url, a.status_code, a.error,
+            a.response_snippet, d.occurrence_id, d.order_id, d.event_type, d.status AS delivery_status
+       FROM (SELECT id, occurrence_id, order_id, event_type, status FROM webhook_deliveries
+              WHERE merchant_id = $1 ORDER BY seq DESC LIMIT $3) d
+       JOIN webhook_attempts a ON a.delivery_id = d.id
+      ORDER BY a.started_at DESC, a.attempt_no DESC LIMIT $2`,
+    [merchantId, limit, deliveries],
+  );
+  return rows;
+}

@@ -186,6 +186,28 @@ export function createWebhooksService(deps: WebhooksDeps) {
       return (await repo.endpointHealthOf(db, merchantIds)).map(toHealth);
     },
 
+    /**
+     * GET /v1/developer/webhooks: the merchant's latest attempts, newest first, with
+     * the delivery each belongs to: what the POS's own endpoint was sent and answered.
+     */
+    async recentAttempts(merchantId: string, limit: number) {
+      const iso = (d: Date) => d.toISOString();
+      return (await repo.recentAttempts(db, merchantId, limit)).map((a) => ({
+        deliveryId: a.delivery_id,
+        webhookId: a.occurrence_id,
+        orderId: a.order_id,
+        eventType: a.event_type,
+        deliveryStatus: a.delivery_status,
+        attemptNo: a.attempt_no,
+        at: iso(a.started_at),
+        statusCode: a.status_code,
+        error: a.error,
+        durationMs: a.duration_ms,
+        target: a.target_url,
+        responseSnippet: a.response_snippet,
+      }));
+    },
+
     /** Endpoints failing or disabled now, failing the longest first, and how many in all (console). */
     async troubledEndpoints(limit: number) {
       const { rows, total } = await repo.troubledEndpoints(db, limit);
