@@ -1,5 +1,5 @@
-// The published /openapi.json keeps its shape while the routes move to one declaration each
-//: its paths, operations, status codes, request bodies, parameters and response
+// The published /openapi.json keeps its shape while the routes move to one declaration each:
+// its paths, operations, status codes, request bodies, parameters and response
 // schemas, with every description, summary and example taken out, are compared with the
 // snapshot committed beside this file. Words may change; a path, a status or a schema may not,
 // unless on purpose.
