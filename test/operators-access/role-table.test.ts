@@ -89,7 +89,9 @@ describe('the rules', () => {
           { access: r.access, ...(r.platform ? { platform: true } : {}), ...(r.action ? { action: r.action } : {}) },
         ]),
     );
-    expect(declared).toEqual(ADMIN_RULES_BEFORE_DECLARATIONS);
+    // Every row of the old table is declared as it was; a route added since may stand beside them.
+    const kept = Object.fromEntries(Object.keys(ADMIN_RULES_BEFORE_DECLARATIONS).map((k) => [k, declared[k]]));
+    expect(kept).toEqual(ADMIN_RULES_BEFORE_DECLARATIONS);
   });
 
   it('leave the words of /admin/v1 operations to their declarations, none in the OpenAPI text table', () => {
