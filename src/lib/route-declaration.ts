@@ -4,6 +4,11 @@
 // the route's config at start (src/plugins/auth-hooks.ts, requireAccessRules) and keeps every
 // declared rule per app (ruledRoutesOf), which is where the role table of docs/security.md and
 // the role tests come from (docs/design/operator-api.md#operators-and-audit).
+//
+// A new /admin/v1 route is one `app.route(declareRoute({ … }))` in its module's *-routes.ts (its
+// schemas in *-schemas.ts when shared). Nothing else is written by hand: the role tests and the
+// security suite find it in the app; docs/security.md's table and the OpenAPI shape snapshot are
+// rewritten by their tests (UPDATE_SECURITY_DOC=1, UPDATE_OPENAPI_SNAPSHOT=1) and committed with it.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
   ContextConfigDefault,

@@ -1,6 +1,6 @@
 // operator-api.md#operators-and-audit: operator accounts and personal tokens, plus what the
 // fixed table leaves out (one operator, password reset, TOTP reset, revoke access, `me`). The
-// role each route needs is in access-rules.ts; every change is audited by the operator scope.
+// role and audit action of each route are in its declaration; the operator scope audits changes.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Clock } from '../../lib/clock.js';
