@@ -101,8 +101,6 @@ export const FIELD_DOCS: Record<string, string> = {
   'getAdminV1Merchants.status': 'Whether the merchant receives orders: AVAILABLE or UNAVAILABLE.',
   'patchAdminV1MerchantsByMerchantId.status': 'Switch order receiving on (AVAILABLE) or off (UNAVAILABLE).',
   'getV1MerchantStatus.status': 'PROCESSING until the sync ends, then SUCCESS or FAIL (FAIL can be a partial success).',
-  'getAdminV1MerchantsByMerchantIdCatalogSyncs.status': 'PROCESSING, SUCCESS or FAIL.',
-  'lastCatalogSync.status': 'PROCESSING, SUCCESS or FAIL.',
   'orders.status': 'The order’s status.',
   'getAdminV1MerchantsByMerchantIdOrders.status': 'The order’s status.',
   'getAdminV1OrdersByOrderId.status': 'The order’s status.',
@@ -137,8 +135,6 @@ export const FIELD_DOCS: Record<string, string> = {
   categoryId: 'The category to put the product in.',
   entityType:
     'What updatedObjects holds: MERCHANT (the whole store, nested), ITEM (existing products, flat) or ITEM_OFFER (prices and availability, flat); never mixed.',
-  'getAdminV1MerchantsByMerchantIdCatalogSyncs.entityType': 'The entityType of the body, or null for a pull.',
-  'lastCatalogSync.entityType': 'The entityType of the body, or null for a pull.',
   merchantStatus:
     'AVAILABLE or UNAVAILABLE: whether the merchant receives orders; required for MERCHANT, ignored otherwise.',
   onlyAddProducts:
@@ -152,8 +148,6 @@ export const FIELD_DOCS: Record<string, string> = {
   receivedAt: 'When it was received.',
   startedAt: 'When processing started, or null.',
   finishedAt: 'When processing ended, or null.',
-  'getAdminV1MerchantsByMerchantIdCatalogSyncs.attempts': 'How many times processing was started.',
-  'lastCatalogSync.attempts': 'How many times processing was started.',
   lastCatalogSync: 'The latest catalog sync, or null.',
   // ---- orders (spec 2.6)
   displayId: 'The short number people use for the order (4 digits).',
