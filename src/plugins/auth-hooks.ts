@@ -98,7 +98,7 @@ interface OperatorRouteConfig {
   access?: Access;
   /** D36: the platform role may call it. */
   platform?: boolean;
-  /** Audit action of a route that changes something; set from the rules table at start. */
+  /** Audit action of a route that changes something; from its declaration or the rules table. */
   auditAction?: string;
   public?: boolean;
 }
@@ -111,6 +111,8 @@ export interface RuledRoute {
   access: Access;
   action: string | undefined;
   platform: boolean;
+  /** The rule came from the route's own declaration, not from the console's table. */
+  declared: boolean;
 }
 
 // Every route that got a rule, per app (keyed by its HTTP server, which all scopes share): the
@@ -123,11 +125,15 @@ export function ruledRoutesOf(app: FastifyInstance): RuledRoute[] {
 }
 
 /**
- * onRoute hook: every route of the scope gets its role rule, from its own `config.access` or from
- * the table in modules/operators/access-rules.ts. A route without one stops the start: a new
- * route cannot be added without deciding who may call it.
+ * onRoute hook: every route of the scope gets its role rule, from its own `config.access` (set by
+ * its declaration, src/lib/route-declaration.ts) or, where `declaredOnly` is not set (the
+ * console), from the table in modules/operators/access-rules.ts. A route without one stops the
+ * start: a new route cannot be added without deciding who may call it.
  */
-export function requireAccessRules(scope: FastifyInstance, options: { allowPublic: boolean }): void {
+export function requireAccessRules(
+  scope: FastifyInstance,
+  options: { allowPublic: boolean; declaredOnly?: boolean },
+): void {
   const seen = ruledRoutes.get(scope.server) ?? [];
   ruledRoutes.set(scope.server, seen);
   scope.addHook('onRoute', (route: RouteOptions) => {
@@ -136,10 +142,14 @@ export function requireAccessRules(scope: FastifyInstance, options: { allowPubli
     for (const method of methods) {
       const rule = config.access
         ? { access: config.access, action: config.auditAction, platform: config.platform ? (true as const) : undefined }
-        : ruleFor(method, route.url);
+        : options.declaredOnly
+          ? undefined
+          : ruleFor(method, route.url);
       if (!rule) {
         throw new Error(
-          `No role rule for ${method} ${route.url}: add it to src/modules/operators/access-rules.ts (or set config.access)`,
+          options.declaredOnly
+            ? `No role rule for ${method} ${route.url}: declare it with declareRoute (src/lib/route-declaration.ts)`
+            : `No role rule for ${method} ${route.url}: add it to src/modules/operators/access-rules.ts (or set config.access)`,
         );
       }
       if (rule.access === 'public' && !options.allowPublic) {
@@ -152,7 +162,14 @@ export function requireAccessRules(scope: FastifyInstance, options: { allowPubli
         platform: rule.platform === true,
         public: rule.access === 'public',
       } as never;
-      seen.push({ method, url: route.url, access: rule.access, action: rule.action, platform: rule.platform === true });
+      seen.push({
+        method,
+        url: route.url,
+        access: rule.access,
+        action: rule.action,
+        platform: rule.platform === true,
+        declared: config.access !== undefined,
+      });
     }
   });
 }
@@ -272,7 +289,7 @@ export function useOperatorApiAuth(
   scope: FastifyInstance,
   deps: { operators: OperatorsService; audit: AuditService },
 ): void {
-  requireAccessRules(scope, { allowPublic: false });
+  requireAccessRules(scope, { allowPublic: false, declaredOnly: true });
   scope.addHook('onRequest', operatorAuth(deps.operators));
   scope.addHook('onSend', hideSecretsFromViewers());
   scope.addHook('onSend', auditOperatorActions(deps.audit, 'api'));

@@ -1,16 +1,40 @@
 // Every role against every /admin/v1 and /console route the app registers, enumerated at test
 // time (a route added later is covered without anyone listing it): the observed answer must be
-// 403 exactly when the rules table (modules/operators/access-rules.ts) forbids the role, for the
+// 403 exactly when the route's rule forbids the role (its declaration for /admin/v1,
+// src/lib/route-declaration.ts; the table modules/operators/access-rules.ts for /console), for the
 // operator API (personal tokens) and the console (sessions), and every call of a route with an
 // audit action must leave that entry, with its status and caller. The bootstrap token passes
-// every rule. The table in docs/security.md must be the rules table.
-import { readFileSync } from 'node:fs';
+// every rule. The tables in docs/security.md must be those rules: the /admin/v1 one is written
+// from the declarations (UPDATE_SECURITY_DOC=1 rewrites it when a route is added or changed).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_RULES, allows, DECLARED_AHEAD, ROLES, type Role } from '../../src/modules/operators/index.js';
+import { ACCESS_RULES, allows, ROLES, type Role } from '../../src/modules/operators/index.js';
 import { type RuledRoute, ruledRoutesOf } from '../../src/plugins/auth-hooks.js';
+import { OPERATION_DOCS } from '../../src/plugins/openapi-docs/operations.js';
 import { type ConsoleSession, login, loginAs } from '../console/console-session.js';
 import { ADMIN_TOKEN, bearer, createTestApp, type TestApp } from '../support/test-app.js';
+import { ADMIN_RULES_BEFORE_DECLARATIONS } from './admin-rules-before-declarations.js';
 import { createOperator, type TestOperator } from './support.js';
+
+const SECURITY_DOC = new URL('../../docs/security.md', import.meta.url);
+const ADMIN_TABLE_START =
+  '<!-- admin-routes: written from the route declarations by test/operators-access/role-table.test.ts -->';
+const ADMIN_TABLE_END = '<!-- admin-routes end -->';
+
+/** The /admin/v1 table of docs/security.md, in the order the app registers the routes. */
+function adminTable(admin: RuledRoute[]): string {
+  const rows = [
+    ['route', 'role', 'audit action'],
+    ...admin.map((r) => [
+      `\`${r.method} ${r.url}\``,
+      `${r.access}${r.platform ? ', platform' : ''}`,
+      r.action ? `\`${r.action}\`` : '—',
+    ]),
+  ];
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(rows[0]), line(widths.map((w) => '-'.repeat(w))), ...rows.slice(1).map(line)].join('\n') + '\n';
+}
 
 let t: TestApp;
 const operators = {} as Record<Role, TestOperator>;
@@ -47,11 +71,31 @@ describe('the rules', () => {
     const registered = new Set(routes.map((r) => `${r.method} ${r.url.length > 1 ? r.url.replace(/\/$/, '') : r.url}`));
     expect(routes.filter((r) => r.url.startsWith('/admin/v1')).length).toBeGreaterThan(30);
     expect(routes.filter((r) => r.url.startsWith('/console')).length).toBeGreaterThan(40);
-    for (const r of routes)
-      expect(ACCESS_RULES[`${r.method} ${r.url.replace(/(.)\/$/, '$1')}`], `${r.method} ${r.url}`).toBeDefined();
-    const stale = Object.keys(ACCESS_RULES).filter((k) => !registered.has(k) && !DECLARED_AHEAD.has(k));
-    // The sandbox page exists in sandbox only; createTestApp runs in sandbox.
-    expect(stale).toEqual([]);
+    for (const r of routes) {
+      if (r.url.startsWith('/admin/v1')) expect(r.declared, `${r.method} ${r.url} declares its rule`).toBe(true);
+      else expect(ACCESS_RULES[`${r.method} ${r.url.replace(/(.)\/$/, '$1')}`], `${r.method} ${r.url}`).toBeDefined();
+    }
+    // The table holds the console's rules only; the sandbox page exists in sandbox only (createTestApp runs in sandbox).
+    expect(Object.keys(ACCESS_RULES).filter((k) => !k.includes(' /console'))).toEqual([]);
+    expect(Object.keys(ACCESS_RULES).filter((k) => !registered.has(k))).toEqual([]);
+  });
+
+  it('declared by the /admin/v1 routes are the rows the role table had for them before', () => {
+    const declared = Object.fromEntries(
+      routes
+        .filter((r) => r.url.startsWith('/admin/v1'))
+        .map((r) => [
+          `${r.method} ${r.url}`,
+          { access: r.access, ...(r.platform ? { platform: true } : {}), ...(r.action ? { action: r.action } : {}) },
+        ]),
+    );
+    // Every row of the old table is declared as it was; a route added since may stand beside them.
+    const kept = Object.fromEntries(Object.keys(ADMIN_RULES_BEFORE_DECLARATIONS).map((k) => [k, declared[k]]));
+    expect(kept).toEqual(ADMIN_RULES_BEFORE_DECLARATIONS);
+  });
+
+  it('leave the words of /admin/v1 operations to their declarations, none in the OpenAPI text table', () => {
+    expect(Object.keys(OPERATION_DOCS).filter((id) => /AdminV1/.test(id))).toEqual([]);
   });
 
   it('give every change an audit action and no read one', () => {
@@ -62,10 +106,27 @@ describe('the rules', () => {
     }
   });
 
-  it('are the table in docs/security.md', () => {
-    const doc = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
+  it('are the tables in docs/security.md (the /admin/v1 one written from the declarations)', () => {
+    const admin = adminTable(routes.filter((r) => r.url.startsWith('/admin/v1')));
+    const sectionOf = (text: string) => {
+      const start = text.indexOf(ADMIN_TABLE_START);
+      const end = text.indexOf(ADMIN_TABLE_END);
+      expect(start, `docs/security.md has ${ADMIN_TABLE_START}`).toBeGreaterThan(0);
+      expect(end).toBeGreaterThan(start);
+      return { from: start + ADMIN_TABLE_START.length + 1, end };
+    };
+    let doc = readFileSync(SECURITY_DOC, 'utf8');
+    if (process.env.UPDATE_SECURITY_DOC === '1') {
+      const { from, end } = sectionOf(doc);
+      doc = `${doc.slice(0, from)}${admin}${doc.slice(end)}`;
+      writeFileSync(SECURITY_DOC, doc);
+    }
+    const { from, end } = sectionOf(doc);
+    expect(doc.slice(from, end), 'refresh with UPDATE_SECURITY_DOC=1').toBe(admin);
     const rows = [
-      ...doc.matchAll(/^\| `(GET|POST|PATCH|PUT|DELETE) ([^`]+)` +\| (\w+(?:, platform)?) +\| (?:`([\w.]+)`|—) +\|/gm),
+      ...doc
+        .slice(end)
+        .matchAll(/^\| `(GET|POST|PATCH|PUT|DELETE) ([^`]+)` +\| (\w+(?:, platform)?) +\| (?:`([\w.]+)`|—) +\|/gm),
     ].map((m) => `${m[1]} ${m[2]} ${m[3]} ${m[4] ?? '-'}`);
     const table = Object.entries(ACCESS_RULES).map(
       ([k, r]) => `${k} ${r.access}${r.platform ? ', platform' : ''} ${r.action ?? '-'}`,
@@ -88,6 +149,26 @@ describe('the rules', () => {
       await app.ready();
     };
     await expect(start()).rejects.toThrow(/No role rule for GET \/admin\/v1\/nobody-decided/);
+    await app.close();
+  });
+
+  it('refuses to start an operator API route that does not declare its rule, even one the table names', async () => {
+    const { default: Fastify } = await import('fastify');
+    const { requireAccessRules } = await import('../../src/plugins/auth-hooks.js');
+    const app = Fastify();
+    const start = async () => {
+      await app.register(
+        async (scope) => {
+          requireAccessRules(scope, { allowPublic: false, declaredOnly: true });
+          scope.get('/console', async () => 'x');
+        },
+        { prefix: '' },
+      );
+      await app.ready();
+    };
+    await expect(start()).rejects.toThrow(
+      'No role rule for GET /console: declare it with declareRoute (src/lib/route-declaration.ts)',
+    );
     await app.close();
   });
 });

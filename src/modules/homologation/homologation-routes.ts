@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { KeyParams, RunParams, RunView, SigningKeyView, StartBody } from './homologation-schemas.js';
 import type { HomologationService } from './homologation-service.js';
@@ -66,47 +67,53 @@ export const operatorHomologationRoutes: FastifyPluginAsyncTypebox<{ homologatio
   { homologation },
 ) => {
   const tags = ['operator', 'homologation'];
-  app.post(
-    '/merchants/:merchantId/integrationKeys/:keyId/homologations',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants/:merchantId/integrationKeys/:keyId/homologations',
+      access: { role: 'support', auditAction: 'homologation.start' },
+      summary: 'Start a homologation run of an integration key',
+      description: NOTE,
       schema: {
         tags,
-        summary: 'Start a homologation run of an integration key',
-        description: NOTE,
         params: KeyParams,
         body: Type.Optional(StartBody),
         response: { 201: RunView, ...errorResponses(400, 401, 403, 404, 409, 415) },
       },
-    },
-    async (request, reply) => {
-      const run = await homologation.start(request.params.merchantId, request.params.keyId, request.body?.timings);
-      return reply.code(201).send(run);
-    },
+      handler: async (request, reply) => {
+        const run = await homologation.start(request.params.merchantId, request.params.keyId, request.body?.timings);
+        return reply.code(201).send(run);
+      },
+    }),
   );
-  app.get(
-    '/merchants/:merchantId/integrationKeys/:keyId/homologations',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/integrationKeys/:keyId/homologations',
+      access: { role: 'viewer' },
+      summary: 'The homologation runs of an integration key, newest first',
+      description: NOTE,
       schema: {
         tags,
-        summary: 'The homologation runs of an integration key, newest first',
-        description: NOTE,
         params: KeyParams,
         response: { 200: Type.Array(RunView), ...errorResponses(400, 401, 403, 404) },
       },
-    },
-    async (request) => homologation.listForKey(request.params.merchantId, request.params.keyId),
+      handler: async (request) => homologation.listForKey(request.params.merchantId, request.params.keyId),
+    }),
   );
-  app.get(
-    '/homologations/:id',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/homologations/:id',
+      access: { role: 'viewer' },
+      summary: 'A homologation run with its graded criteria',
+      description: NOTE,
       schema: {
         tags,
-        summary: 'A homologation run with its graded criteria',
-        description: NOTE,
         params: RunParams,
         response: { 200: RunView, ...errorResponses(400, 401, 403, 404) },
       },
-    },
-    async (request) => homologation.get(request.params.id),
+      handler: async (request) => homologation.get(request.params.id),
+    }),
   );
 };

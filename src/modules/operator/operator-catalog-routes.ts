@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { toNumber } from '../../lib/money.js';
 import { setNextLink } from '../../lib/pagination.js';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import type { CatalogService } from '../catalog/index.js';
 import { SyncView } from '../catalog/index.js';
@@ -33,37 +34,47 @@ export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
   merchants: MerchantsService;
   catalog: CatalogService;
 }> = async (app, { merchants, catalog }) => {
-  app.post(
-    '/merchants/:merchantId/categories',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants/:merchantId/categories',
+      access: { role: 'admin', auditAction: 'catalog.createCategory' },
+      summary: 'Create a category by hand (not linked to the POS)',
+      description:
+        'A category made in the panel, not linked to the POS: a catalog upload never removes it. Errors: 400; ' +
+        '404.',
       schema: {
         tags: ['operator'],
-        summary: 'Create a category by hand (not linked to the POS)',
         params: MerchantIdParams,
         body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), status: Type.Optional(Status) }),
         response: { 201: HandMadeCategory, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request, reply) => {
-      await merchants.requireMerchant(request.params.merchantId);
-      const c = await catalog.createHandMadeCategory(request.params.merchantId, request.body);
-      return reply.code(201).send({
-        id: c.id,
-        pdv_external_id: null,
-        name: c.name,
-        index: c.index,
-        status: c.status,
-        externalCode: c.external_code,
-      });
-    },
+      handler: async (request, reply) => {
+        await merchants.requireMerchant(request.params.merchantId);
+        const c = await catalog.createHandMadeCategory(request.params.merchantId, request.body);
+        return reply.code(201).send({
+          id: c.id,
+          pdv_external_id: null,
+          name: c.name,
+          index: c.index,
+          status: c.status,
+          externalCode: c.external_code,
+        });
+      },
+    }),
   );
 
-  app.post(
-    '/merchants/:merchantId/products',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants/:merchantId/products',
+      access: { role: 'admin', auditAction: 'catalog.createProduct' },
+      summary: 'Create a product by hand (not linked to the POS)',
+      description:
+        'A product made in the panel, not linked to the POS: a catalog upload never removes it. Errors: 400 ' +
+        '(price, unit KG or UN); 404 for the merchant or the category.',
       schema: {
         tags: ['operator'],
-        summary: 'Create a product by hand (not linked to the POS)',
         params: MerchantIdParams,
         body: Type.Object({
           name: Type.String({ minLength: 1, maxLength: 300 }),
@@ -75,32 +86,34 @@ export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
         }),
         response: { 201: HandMadeProduct, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request, reply) => {
-      await merchants.requireMerchant(request.params.merchantId);
-      const p = await catalog.createHandMadeProduct(request.params.merchantId, request.body);
-      return reply.code(201).send({
-        id: p.id,
-        pdv_external_id: null,
-        name: p.name,
-        description: p.description,
-        price: toNumber(p.price),
-        unit: p.unit,
-        status: p.status,
-        externalCode: p.external_code,
-      });
-    },
+      handler: async (request, reply) => {
+        await merchants.requireMerchant(request.params.merchantId);
+        const p = await catalog.createHandMadeProduct(request.params.merchantId, request.body);
+        return reply.code(201).send({
+          id: p.id,
+          pdv_external_id: null,
+          name: p.name,
+          description: p.description,
+          price: toNumber(p.price),
+          unit: p.unit,
+          status: p.status,
+          externalCode: p.external_code,
+        });
+      },
+    }),
   );
 
-  app.get(
-    '/merchants/:merchantId/catalogSyncs',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/catalogSyncs',
+      access: { role: 'viewer', platform: true },
+      summary: 'Catalog sync history, newest first, a page at a time: status, moreInfo, structured details, times',
+      description:
+        'Every catalog sync of the merchant (uploads, pulls, Open Delivery notifications), newest first, with ' +
+        'status, moreInfo, structured details of what was dropped and why, and times. Errors: 404.',
       schema: {
         tags: ['operator'],
-        summary: 'Catalog sync history, newest first, a page at a time: status, moreInfo, structured details, times',
-        description:
-          'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
-          '`Link: <…>; rel="next"` header. Filter: `status`.',
         params: MerchantIdParams,
         querystring: Type.Object({
           limit: ListQuery.properties.limit,
@@ -109,37 +122,43 @@ export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
         }),
         response: { 200: Type.Array(SyncView), ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request, reply) => {
-      await merchants.requireMerchant(request.params.merchantId);
-      const { items, next } = await catalog.listSyncs(request.params.merchantId, {
-        ...request.query,
-        limit: request.query.limit ?? 100,
-      });
-      setNextLink(request, reply, next);
-      return items;
-    },
+      handler: async (request, reply) => {
+        await merchants.requireMerchant(request.params.merchantId);
+        const { items, next } = await catalog.listSyncs(request.params.merchantId, {
+          ...request.query,
+          limit: request.query.limit ?? 100,
+        });
+        setNextLink(request, reply, next);
+        return items;
+      },
+    }),
   );
 
-  app.post(
-    '/merchants/:merchantId/catalogPull',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants/:merchantId/catalogPull',
+      access: { role: 'support', auditAction: 'catalog.pull' },
+      summary: "Fetch the catalog from the merchant's POS (D20); processed like an upload",
+      description:
+        'Fetches the catalog from the POS endpoint the merchant registered (getMerchantURL, with its apiKey) ' +
+        'and processes it like an upload; 202 with the sync id to follow. Errors: 404; 409 when no catalog ' +
+        'endpoint is registered or a sync is already running.',
       schema: {
         tags: ['operator'],
-        summary: "Fetch the catalog from the merchant's POS (D20); processed like an upload",
         params: MerchantIdParams,
         response: {
           202: Type.Object({ syncId: Uuid(), status: Type.Literal('PROCESSING') }),
           ...errorResponses(400, 401, 404),
         },
       },
-    },
-    async (request, reply) => {
-      const m = await merchants.requireMerchant(request.params.merchantId);
-      const registered = m.get_merchant_base_url !== null && m.get_merchant_api_key_enc !== null;
-      const syncId = await catalog.requestPull(m.id, registered);
-      return reply.code(202).send({ syncId, status: 'PROCESSING' as const });
-    },
+      handler: async (request, reply) => {
+        const m = await merchants.requireMerchant(request.params.merchantId);
+        const registered = m.get_merchant_base_url !== null && m.get_merchant_api_key_enc !== null;
+        const syncId = await catalog.requestPull(m.id, registered);
+        return reply.code(202).send({ syncId, status: 'PROCESSING' as const });
+      },
+    }),
   );
 
   // D37: a product's cuts and spices.

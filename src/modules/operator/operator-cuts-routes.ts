@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { toNumber } from '../../lib/money.js';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Status, Uuid } from '../../lib/schemas.js';
 import type { CatalogService } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
@@ -50,85 +51,107 @@ const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: 
 ) => {
   const tags = ['operator'];
 
-  app.get(
-    '/merchants/:merchantId/products/:productId',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/products/:productId',
+      access: { role: 'viewer', platform: true },
+      summary: 'A product with its cuts and spices (D37)',
+      description:
+        'One product of the merchant with its cuts and spices, in the order they were added. Errors: 404 for ' +
+        'the merchant or the product.',
       schema: {
         tags,
-        summary: 'A product with its cuts and spices (D37)',
         params: ProductParams,
         response: { 200: ProductDetail, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request) => {
-      const { merchantId, productId } = request.params;
-      await merchants.requireMerchant(merchantId);
-      const p = await catalog.requireProduct(merchantId, productId);
-      return {
-        id: p.id,
-        pdv_external_id: p.pdv_external_id,
-        name: p.name,
-        description: p.description,
-        price: toNumber(p.price),
-        unit: p.unit,
-        status: p.status,
-        externalCode: p.external_code,
-        ean: p.ean,
-        cuts: await catalog.listCuts(merchantId, productId),
-      };
-    },
+      handler: async (request) => {
+        const { merchantId, productId } = request.params;
+        await merchants.requireMerchant(merchantId);
+        const p = await catalog.requireProduct(merchantId, productId);
+        return {
+          id: p.id,
+          pdv_external_id: p.pdv_external_id,
+          name: p.name,
+          description: p.description,
+          price: toNumber(p.price),
+          unit: p.unit,
+          status: p.status,
+          externalCode: p.external_code,
+          ean: p.ean,
+          cuts: await catalog.listCuts(merchantId, productId),
+        };
+      },
+    }),
   );
 
-  app.get(
-    '/merchants/:merchantId/products/:productId/cuts',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/products/:productId/cuts',
+      access: { role: 'viewer', platform: true },
+      summary: 'The cuts of a product, in the order they were added (D37)',
+      description: 'The cuts of one product (each with its spice or null), in the order they were added. Errors: 404.',
       schema: {
         tags,
-        summary: 'The cuts of a product, in the order they were added (D37)',
         params: ProductParams,
         response: { 200: Type.Array(CutView), ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request) => {
-      await merchants.requireMerchant(request.params.merchantId);
-      return catalog.listCuts(request.params.merchantId, request.params.productId);
-    },
+      handler: async (request) => {
+        await merchants.requireMerchant(request.params.merchantId);
+        return catalog.listCuts(request.params.merchantId, request.params.productId);
+      },
+    }),
   );
 
-  app.post(
-    '/merchants/:merchantId/products/:productId/cuts',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants/:merchantId/products/:productId/cuts',
+      access: { role: 'admin', auditAction: 'catalog.addCut' },
+      summary: 'Add a cut (with an optional spice) to a product (D37)',
+      description:
+        'Adds a cut the customer can choose for this product (“Bife”), with an optional spice (“Alho”). Ids ' +
+        'are made when left out. GET /v1/merchant lists it on its product at once; an order item names it ' +
+        'with `cutId` and shows it as its first option. A catalog upload never writes or removes cuts, except ' +
+        'that a product the upload removes takes its cuts with it. Audited. Errors: 400 naming the field (an ' +
+        'empty name); 404 for the merchant or the product; 409 when the product already has a cut with that ' +
+        'id.',
       schema: {
         tags,
-        summary: 'Add a cut (with an optional spice) to a product (D37)',
         params: ProductParams,
         body: CutBody,
         response: { 201: CutView, ...errorResponses(400, 401, 404, 409) },
       },
-    },
-    async (request, reply) => {
-      await merchants.requireMerchant(request.params.merchantId);
-      const cut = await catalog.addCut(request.params.merchantId, request.params.productId, request.body);
-      return reply.code(201).send(cut);
-    },
+      handler: async (request, reply) => {
+        await merchants.requireMerchant(request.params.merchantId);
+        const cut = await catalog.addCut(request.params.merchantId, request.params.productId, request.body);
+        return reply.code(201).send(cut);
+      },
+    }),
   );
 
-  app.delete(
-    '/merchants/:merchantId/products/:productId/cuts/:cutId',
-    {
+  app.route(
+    declareRoute({
+      method: 'DELETE',
+      url: '/merchants/:merchantId/products/:productId/cuts/:cutId',
+      access: { role: 'admin', auditAction: 'catalog.removeCut' },
+      summary: 'Remove a cut from a product (D37); orders placed with it keep showing it',
+      description:
+        'Removes a cut from the product; orders already placed with it keep showing it. Audited. Errors: 404 ' +
+        'for the merchant, the product or the cut.',
       schema: {
         tags,
-        summary: 'Remove a cut from a product (D37); orders placed with it keep showing it',
         params: Type.Object({ merchantId: Uuid(), productId: ProductId(), cutId: Id('The cut to remove') }),
         response: { 204: NoContent, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request, reply) => {
-      const { merchantId, productId, cutId } = request.params;
-      await merchants.requireMerchant(merchantId);
-      await catalog.removeCut(merchantId, productId, cutId);
-      return reply.code(204).send(null);
-    },
+      handler: async (request, reply) => {
+        const { merchantId, productId, cutId } = request.params;
+        await merchants.requireMerchant(merchantId);
+        await catalog.removeCut(merchantId, productId, cutId);
+        return reply.code(204).send(null);
+      },
+    }),
   );
 };
 

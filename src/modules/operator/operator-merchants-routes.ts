@@ -4,6 +4,7 @@ import { encodeTimeCursor, page } from '../../lib/cursor.js';
 import { notFound } from '../../lib/errors.js';
 import { toNumber } from '../../lib/money.js';
 import { setNextLink } from '../../lib/pagination.js';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
 import type { SyncView } from '../catalog/index.js';
@@ -53,204 +54,240 @@ export interface OperatorMerchantsDeps {
 export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDeps> = async (app, deps) => {
   const { merchants, auth } = deps;
 
-  app.post(
-    '/merchants',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants',
+      access: { role: 'admin', auditAction: 'merchant.create' },
+      summary: 'Create a merchant',
+      description:
+        'Creates a merchant, optionally with its first integration key (whose client secret is shown only in ' +
+        'this answer). Errors: 400 for a missing name; 409 when the id is taken.',
       schema: {
         tags: ['operator'],
-        summary: 'Create a merchant',
         body: CreateMerchantBody,
         response: { 201: MerchantSummary, ...errorResponses(400, 401, 409) },
       },
-    },
-    async (request, reply) => {
-      const row = await merchants.createMerchant(request.body);
-      return reply.code(201).send(toMerchantSummary(row));
-    },
+      handler: async (request, reply) => {
+        const row = await merchants.createMerchant(request.body);
+        return reply.code(201).send(toMerchantSummary(row));
+      },
+    }),
   );
 
-  app.get(
-    '/merchants',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants',
+      access: { role: 'viewer', platform: true },
+      summary: 'List merchants, oldest first, a page at a time; search by name, id or POS code',
+      description:
+        'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
+        '`Link: <…>; rel="next"` header. `q` matches part of the name (any case) or exactly the id or the POS code.',
       schema: {
         tags: ['operator'],
-        summary: 'List merchants, oldest first, a page at a time; search by name, id or POS code',
-        description:
-          'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
-          '`Link: <…>; rel="next"` header. `q` matches part of the name (any case) or exactly the id or the POS code.',
         querystring: ListQuery,
         response: { 200: Type.Array(MerchantSummary), ...errorResponses(400, 401) },
       },
-    },
-    async (request, reply) => {
-      const limit = request.query.limit ?? 100;
-      const rows = await merchants.listMerchants({ ...request.query, limit: limit + 1 });
-      const { items, next } = page(rows, limit, (m) => encodeTimeCursor(m.created_at, m.id));
-      setNextLink(request, reply, next);
-      return items.map(toMerchantSummary);
-    },
+      handler: async (request, reply) => {
+        const limit = request.query.limit ?? 100;
+        const rows = await merchants.listMerchants({ ...request.query, limit: limit + 1 });
+        const { items, next } = page(rows, limit, (m) => encodeTimeCursor(m.created_at, m.id));
+        setNextLink(request, reply, next);
+        return items.map(toMerchantSummary);
+      },
+    }),
   );
 
-  app.get(
-    '/merchants/:merchantId',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId',
+      access: { role: 'viewer', platform: true },
+      summary: 'A merchant with onboarding settings, integration keys and last catalog sync',
+      description:
+        'A merchant with its onboarding settings (webhook URL and whether it is disabled, catalog endpoint), ' +
+        'its integration keys (never their secrets) with last use and presence, and its last catalog sync. ' +
+        'Errors: 404.',
       schema: {
         tags: ['operator'],
-        summary: 'A merchant with onboarding settings, integration keys and last catalog sync',
         params: MerchantIdParams,
         response: { 200: MerchantDetail, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request) => {
-      const m = await merchants.requireMerchant(request.params.merchantId);
-      const [keys, lastCatalogSync] = await Promise.all([
-        auth.listIntegrationKeys(m.id),
-        deps.lastCatalogSync ? deps.lastCatalogSync(m.id) : Promise.resolve(null),
-      ]);
-      const presence = await deps.usage.presenceOf(keys.map((k) => k.id));
-      return {
-        id: m.id,
-        name: m.name,
-        status: m.status,
-        pdvExternalId: m.pdv_external_id,
-        createdAt: m.created_at.toISOString(),
-        updatedAt: m.updated_at.toISOString(),
-        onboarding: {
-          ordersWebhookURL: m.orders_webhook_url,
-          webhookKeyId: m.webhook_key_id,
-          webhookDisabledAt: iso(m.webhook_disabled_at),
-          getMerchantURL: m.get_merchant_base_url
-            ? { baseURL: m.get_merchant_base_url, apiKeySet: m.get_merchant_api_key_enc !== null }
-            : null,
-          onboardedAt: iso(m.onboarded_at),
-        },
-        integrationKeys: keys.map((k) => ({
-          ...toKeySummary(k),
-          presence: presence.get(k.id) as Static<typeof KeyPresence>,
-        })),
-        lastCatalogSync,
-        weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
-      };
-    },
+      handler: async (request) => {
+        const m = await merchants.requireMerchant(request.params.merchantId);
+        const [keys, lastCatalogSync] = await Promise.all([
+          auth.listIntegrationKeys(m.id),
+          deps.lastCatalogSync ? deps.lastCatalogSync(m.id) : Promise.resolve(null),
+        ]);
+        const presence = await deps.usage.presenceOf(keys.map((k) => k.id));
+        return {
+          id: m.id,
+          name: m.name,
+          status: m.status,
+          pdvExternalId: m.pdv_external_id,
+          createdAt: m.created_at.toISOString(),
+          updatedAt: m.updated_at.toISOString(),
+          onboarding: {
+            ordersWebhookURL: m.orders_webhook_url,
+            webhookKeyId: m.webhook_key_id,
+            webhookDisabledAt: iso(m.webhook_disabled_at),
+            getMerchantURL: m.get_merchant_base_url
+              ? { baseURL: m.get_merchant_base_url, apiKeySet: m.get_merchant_api_key_enc !== null }
+              : null,
+            onboardedAt: iso(m.onboarded_at),
+          },
+          integrationKeys: keys.map((k) => ({
+            ...toKeySummary(k),
+            presence: presence.get(k.id) as Static<typeof KeyPresence>,
+          })),
+          lastCatalogSync,
+          weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
+        };
+      },
+    }),
   );
 
-  app.get(
-    '/merchants/:merchantId/history',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/history',
+      access: { role: 'viewer' },
+      summary: "The merchant's history: changes of its order-receiving switch, newest first",
+      description:
+        'Each change of the merchant’s order-receiving switch: when, from what to what, by whom. Errors: 404.',
       schema: {
         tags: ['operator'],
-        summary: "The merchant's history: changes of its order-receiving switch, newest first",
         params: MerchantIdParams,
         querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })) }),
         response: { 200: Type.Array(MerchantHistoryEntry), ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request) =>
-      (await merchants.history(request.params.merchantId, request.query.limit)) as Array<
-        Static<typeof MerchantHistoryEntry>
-      >,
+      handler: async (request) =>
+        (await merchants.history(request.params.merchantId, request.query.limit)) as Array<
+          Static<typeof MerchantHistoryEntry>
+        >,
+    }),
   );
 
-  app.get(
-    '/merchants/:merchantId/integrationKeys/:keyId/usage',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/integrationKeys/:keyId/usage',
+      access: { role: 'viewer' },
+      summary: 'What the POS behind a key does: presence, and requests, 4xx, 429 and latency per route group',
+      description:
+        'Counters per route group (poll, acknowledge, orders-read, order-actions, catalog, onboarding, other) over ' +
+        'the last `hours` (default 6), totals and an hourly series, so support can tell an integrator what it is ' +
+        'doing wrong. Figures are written every few seconds, so the last seconds may be missing.',
       schema: {
         tags: ['operator'],
-        summary: 'What the POS behind a key does: presence, and requests, 4xx, 429 and latency per route group',
-        description:
-          'Counters per route group (poll, acknowledge, orders-read, order-actions, catalog, onboarding, other) over ' +
-          'the last `hours` (default 6), totals and an hourly series, so support can tell an integrator what it is ' +
-          'doing wrong. Figures are written every few seconds, so the last seconds may be missing.',
         params: Type.Object({ merchantId: Uuid(), keyId: Uuid() }),
         querystring: Type.Object({ hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 168 })) }),
         response: { 200: KeyUsage, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request) => {
-      const keys = await auth.listIntegrationKeys(request.params.merchantId);
-      if (!keys.some((k) => k.id === request.params.keyId)) throw notFound('Integration key not found');
-      return deps.usage.usageOf(request.params.keyId, request.query.hours ?? 6);
-    },
+      handler: async (request) => {
+        const keys = await auth.listIntegrationKeys(request.params.merchantId);
+        if (!keys.some((k) => k.id === request.params.keyId)) throw notFound('Integration key not found');
+        return deps.usage.usageOf(request.params.keyId, request.query.hours ?? 6);
+      },
+    }),
   );
 
-  app.patch(
-    '/merchants/:merchantId',
-    {
+  app.route(
+    declareRoute({
+      method: 'PATCH',
+      url: '/merchants/:merchantId',
+      access: { role: 'admin', auditAction: 'merchant.update' },
+      summary: 'Rename a merchant, switch its order-receiving status or set its weighing tolerance (D38)',
+      description:
+        'Renames a merchant, switches whether it receives orders (status AVAILABLE or UNAVAILABLE; each ' +
+        'switch is kept in the merchant’s history) or sets its weighing tolerance: how far, in percent of the ' +
+        'ordered quantity, a weighed KG line may be from what the customer ordered (0 to 100, default 20). ' +
+        'Audited. Errors: 400 for an empty change or a tolerance outside 0–100 or with more than 2 decimals; ' +
+        '404.',
       schema: {
         tags: ['operator'],
-        summary: 'Rename a merchant, switch its order-receiving status or set its weighing tolerance (D38)',
         params: MerchantIdParams,
         body: UpdateMerchantBody,
         response: { 200: UpdatedMerchant, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request) => {
-      const m = await merchants.updateMerchant(request.params.merchantId, request.body);
-      return { ...toMerchantSummary(m), weighingTolerancePercent: toNumber(m.weighing_tolerance_percent) };
-    },
+      handler: async (request) => {
+        const m = await merchants.updateMerchant(request.params.merchantId, request.body);
+        return { ...toMerchantSummary(m), weighingTolerancePercent: toNumber(m.weighing_tolerance_percent) };
+      },
+    }),
   );
 
-  app.post(
-    '/merchants/:merchantId/integrationKeys',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants/:merchantId/integrationKeys',
+      access: { role: 'admin', auditAction: 'integrationKey.create' },
+      summary: 'Create an integration key; the client secret is shown only in this answer',
+      description: 'profile (D27): `cleaver` (default) or `opendelivery`.',
       schema: {
         tags: ['operator'],
-        summary: 'Create an integration key; the client secret is shown only in this answer',
-        description: 'profile (D27): `cleaver` (default) or `opendelivery`.',
         params: MerchantIdParams,
         body: Type.Optional(CreateIntegrationKeyBody),
         response: { 201: CreatedIntegrationKey, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request, reply) => {
-      const m = await merchants.requireMerchant(request.params.merchantId);
-      const key = await auth.createIntegrationKey(m.id, request.body?.name, request.body?.profile);
-      return reply.code(201).header('cache-control', 'no-store').send(key);
-    },
+      handler: async (request, reply) => {
+        const m = await merchants.requireMerchant(request.params.merchantId);
+        const key = await auth.createIntegrationKey(m.id, request.body?.name, request.body?.profile);
+        return reply.code(201).header('cache-control', 'no-store').send(key);
+      },
+    }),
   );
 
-  app.patch(
-    '/merchants/:merchantId/integrationKeys/:keyId',
-    {
+  app.route(
+    declareRoute({
+      method: 'PATCH',
+      url: '/merchants/:merchantId/integrationKeys/:keyId',
+      access: { role: 'admin', auditAction: 'integrationKey.update' },
+      summary: "Change a key's profile (D27); its next request speaks the new one",
+      description:
+        'Takes effect at once on this process and within a second on every other. Events the key polled ' +
+        'before keep the eventId it was shown: acknowledgment accepts either form (D28).',
       schema: {
         tags: ['operator'],
-        summary: "Change a key's profile (D27); its next request speaks the new one",
-        description:
-          'Takes effect at once on this process and within a second on every other. Events the key polled ' +
-          'before keep the eventId it was shown: acknowledgment accepts either form (D28).',
         params: Type.Object({ merchantId: Uuid(), keyId: Uuid() }),
         body: UpdateIntegrationKeyBody,
         response: { 200: IntegrationKeySummary, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request) => {
-      await merchants.requireMerchant(request.params.merchantId);
-      const key = await auth.setIntegrationKeyProfile(
-        request.params.merchantId,
-        request.params.keyId,
-        request.body.profile,
-      );
-      if (!key) throw notFound('Integration key not found');
-      const presence = await deps.usage.presenceOf([key.id]);
-      return { ...toKeySummary(key), presence: presence.get(key.id) as Static<typeof KeyPresence> };
-    },
+      handler: async (request) => {
+        await merchants.requireMerchant(request.params.merchantId);
+        const key = await auth.setIntegrationKeyProfile(
+          request.params.merchantId,
+          request.params.keyId,
+          request.body.profile,
+        );
+        if (!key) throw notFound('Integration key not found');
+        const presence = await deps.usage.presenceOf([key.id]);
+        return { ...toKeySummary(key), presence: presence.get(key.id) as Static<typeof KeyPresence> };
+      },
+    }),
   );
 
-  app.delete(
-    '/merchants/:merchantId/integrationKeys/:keyId',
-    {
+  app.route(
+    declareRoute({
+      method: 'DELETE',
+      url: '/merchants/:merchantId/integrationKeys/:keyId',
+      access: { role: 'admin', auditAction: 'integrationKey.revoke' },
+      summary: 'Delete an integration key; its tokens stop working at once',
+      description:
+        'Deletes a key: its tokens stop working at once (401) and its pending events are no longer polled by ' +
+        'it. Webhooks it registered are signed with the newest other key. Audited. Errors: 404.',
       schema: {
         tags: ['operator'],
-        summary: 'Delete an integration key; its tokens stop working at once',
         params: Type.Object({ merchantId: Uuid(), keyId: Uuid() }),
         response: { 204: NoContent, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request, reply) => {
-      await merchants.requireMerchant(request.params.merchantId);
-      const deleted = await auth.deleteIntegrationKey(request.params.merchantId, request.params.keyId);
-      if (!deleted) throw notFound('Integration key not found');
-      return reply.code(204).send(null);
-    },
+      handler: async (request, reply) => {
+        await merchants.requireMerchant(request.params.merchantId);
+        const deleted = await auth.deleteIntegrationKey(request.params.merchantId, request.params.keyId);
+        if (!deleted) throw notFound('Integration key not found');
+        return reply.code(204).send(null);
+      },
+    }),
   );
 };

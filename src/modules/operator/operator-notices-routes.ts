@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { setNextLink } from '../../lib/pagination.js';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { Notice, NoticeListQuery, type NoticesService } from '../notices/index.js';
 
@@ -9,20 +10,25 @@ export const operatorNoticesRoutes: FastifyPluginAsyncTypebox<{ notices: Notices
   app,
   { notices },
 ) => {
-  app.get(
-    '/notices',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/notices',
+      access: { role: 'viewer' },
+      summary: 'Notices for operators, newest first: webhook endpoints that start or stop failing or get disabled',
+      description:
+        'What operators should look at, newest first: webhook endpoints that start or stop failing or get ' +
+        'disabled, filtered by merchant or kind.',
       schema: {
         tags: ['operator'],
-        summary: 'Notices for operators, newest first: webhook endpoints that start or stop failing or get disabled',
         querystring: NoticeListQuery,
         response: { 200: Type.Array(Notice), ...errorResponses(400, 401) },
       },
-    },
-    async (request, reply) => {
-      const page = await notices.list(request.query);
-      setNextLink(request, reply, page.next);
-      return page.items;
-    },
+      handler: async (request, reply) => {
+        const page = await notices.list(request.query);
+        setNextLink(request, reply, page.next);
+        return page.items;
+      },
+    }),
   );
 };

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
 import { encodeTimeCursor, page } from '../../lib/cursor.js';
 import { setNextLink } from '../../lib/pagination.js';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { DateTime, emptyBodyAsObject, errorResponses, sendNoBody, Uuid } from '../../lib/schemas.js';
 import { EventMetadata, type EventsService } from '../events/index.js';
 import { LogisticsUpdateView } from '../logistics/index.js';
@@ -85,21 +86,29 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
   const { orders, events, merchants } = deps;
   const tags = ['operator'];
 
-  app.post(
-    '/merchants/:merchantId/orders',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants/:merchantId/orders',
+      access: { role: 'support', platform: true, auditAction: 'order.create' },
+      summary: 'Hand in an order placed by a customer; emits CREATED',
+      description:
+        'Hands in an order as the marketplace does when a customer orders (sandbox and integration tests): ' +
+        'items from the merchant’s products (each with an optional `cutId`, one of the product’s cuts, shown ' +
+        'as the item’s first option), payment, delivery or takeout, schedule. Raises CREATED. Errors: 400 (an ' +
+        'unknown or unavailable product, a cut of another product, amounts that do not add up); 404; 409 when ' +
+        'the merchant does not receive orders.',
       schema: {
         tags,
-        summary: 'Hand in an order placed by a customer; emits CREATED',
         params: MerchantIdParams,
         body: CreateOrderBody,
         response: { 201: OperatorOrder, ...errorResponses(400, 401, 404, 413, 415) },
       },
-    },
-    async (request, reply) => {
-      const row = await orders.createOrder(request.params.merchantId, request.body);
-      return reply.code(201).send(toOperatorOrderView(row));
-    },
+      handler: async (request, reply) => {
+        const row = await orders.createOrder(request.params.merchantId, request.body);
+        return reply.code(201).send(toOperatorOrderView(row));
+      },
+    }),
   );
 
   const OrderFilters = Type.Object({
@@ -130,31 +139,35 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
     return items.map(toOperatorOrderSummary);
   }
 
-  app.get(
-    '/merchants/:merchantId/orders',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/orders',
+      access: { role: 'viewer', platform: true },
+      summary: "A merchant's orders, newest first, a page at a time; search by id or display id",
+      description: 'A page of the merchant’s orders, newest first, with status and last event. Errors: 404.',
       schema: {
         tags,
-        summary: "A merchant's orders, newest first, a page at a time; search by id or display id",
-        description: PAGING,
         params: MerchantIdParams,
         querystring: Type.Object({ ...ListQuery.properties, ...OrderFilters.properties }),
         response: { 200: Type.Array(OperatorOrderSummary), ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request, reply) => {
-      await merchants.requireMerchant(request.params.merchantId);
-      return orderPage(request, reply, { ...request.query, merchantId: request.params.merchantId });
-    },
+      handler: async (request, reply) => {
+        await merchants.requireMerchant(request.params.merchantId);
+        return orderPage(request, reply, { ...request.query, merchantId: request.params.merchantId });
+      },
+    }),
   );
 
-  app.get(
-    '/orders',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/orders',
+      access: { role: 'viewer', platform: true },
+      summary: "Every merchant's orders, newest first, a page at a time; filter by merchant and status",
+      description: PAGING,
       schema: {
         tags,
-        summary: "Every merchant's orders, newest first, a page at a time; filter by merchant and status",
-        description: PAGING,
         querystring: Type.Object({
           ...ListQuery.properties,
           ...OrderFilters.properties,
@@ -162,51 +175,62 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
         }),
         response: { 200: Type.Array(OperatorOrderSummary), ...errorResponses(400, 401) },
       },
-    },
-    async (request, reply) => orderPage(request, reply, request.query),
+      handler: async (request, reply) => orderPage(request, reply, request.query),
+    }),
   );
 
-  app.get(
-    '/orders/:orderId',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/orders/:orderId',
+      access: { role: 'viewer', platform: true },
+      summary: 'An order with its delivery code, event timeline, tracking, weighings, logistics updates and webhooks',
+      description:
+        'Everything about an order for support: the order with its delivery code, every event and who ' +
+        'acknowledged it, tracking updates, weighings, logistics updates, and every webhook delivery with its ' +
+        'attempts. Errors: 404.',
       schema: {
         tags,
-        summary: 'An order with its delivery code, event timeline, tracking, weighings, logistics updates and webhooks',
         params: OrderIdParams,
         response: { 200: OperatorOrderDetail, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request) => {
-      const row = await orders.getAnyOrder(request.params.orderId);
-      const [timeline, tracking, logisticsUpdates, webhookDeliveries, weighings] = await Promise.all([
-        events.timeline(row.id),
-        orders.listTracking(row.id),
-        deps.logisticsUpdates ? deps.logisticsUpdates(row.id) : Promise.resolve([]),
-        deps.webhookDeliveries ? deps.webhookDeliveries(row.id) : Promise.resolve([]),
-        orders.listWeighings(row.id),
-      ]);
-      return {
-        ...toOperatorOrderView(row),
-        events: timeline,
-        tracking: tracking.map((t) => ({
-          id: t.id,
-          keyId: t.key_id,
-          receivedAt: t.received_at.toISOString(),
-          body: t.body,
-        })),
-        logisticsUpdates,
-        webhookDeliveries,
-        weighings,
-      };
-    },
+      handler: async (request) => {
+        const row = await orders.getAnyOrder(request.params.orderId);
+        const [timeline, tracking, logisticsUpdates, webhookDeliveries, weighings] = await Promise.all([
+          events.timeline(row.id),
+          orders.listTracking(row.id),
+          deps.logisticsUpdates ? deps.logisticsUpdates(row.id) : Promise.resolve([]),
+          deps.webhookDeliveries ? deps.webhookDeliveries(row.id) : Promise.resolve([]),
+          orders.listWeighings(row.id),
+        ]);
+        return {
+          ...toOperatorOrderView(row),
+          events: timeline,
+          tracking: tracking.map((t) => ({
+            id: t.id,
+            keyId: t.key_id,
+            receivedAt: t.received_at.toISOString(),
+            body: t.body,
+          })),
+          logisticsUpdates,
+          webhookDeliveries,
+          weighings,
+        };
+      },
+    }),
   );
 
-  app.post(
-    '/orders/:orderId/customerCancellation',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/orders/:orderId/customerCancellation',
+      access: { role: 'support', platform: true, auditAction: 'order.customerCancellation' },
+      summary: 'The customer asks to cancel: emits ORDER_CANCELLATION_REQUEST',
+      description:
+        'The customer asks to cancel: raises ORDER_CANCELLATION_REQUEST, which the POS must accept or deny. ' +
+        'Errors: 404; 409 when the order is final or a request is already open.',
       schema: {
         tags,
-        summary: 'The customer asks to cancel: emits ORDER_CANCELLATION_REQUEST',
         params: OrderIdParams,
         body: Type.Object({
           reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
@@ -215,19 +239,24 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
         response: { 202: Accepted, ...errorResponses(400, 401, 404, 409) },
       },
       preValidation: emptyBodyAsObject,
-    },
-    async (request, reply) => {
-      await orders.customerCancellation(request.params.orderId, request.body);
-      return sendNoBody(reply, 202);
-    },
+      handler: async (request, reply) => {
+        await orders.customerCancellation(request.params.orderId, request.body);
+        return sendNoBody(reply, 202);
+      },
+    }),
   );
 
-  app.post(
-    '/orders/:orderId/cancellationDecision',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/orders/:orderId/cancellationDecision',
+      access: { role: 'support', platform: true, auditAction: 'order.cancellationDecision' },
+      summary: "The platform answers the POS's requestCancellation: CANCELLED or CANCELLATION_REQUEST_DENIED",
+      description:
+        'The platform answers the POS’s own cancellation request: accept (CANCELLED) or deny ' +
+        '(CANCELLATION_REQUEST_DENIED, the order goes on). Errors: 404; 409 when no POS request is open.',
       schema: {
         tags,
-        summary: "The platform answers the POS's requestCancellation: CANCELLED or CANCELLATION_REQUEST_DENIED",
         params: OrderIdParams,
         body: Type.Object({
           decision: Type.Enum(['accept', 'deny']),
@@ -235,19 +264,25 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
         }),
         response: { 202: Accepted, ...errorResponses(400, 401, 404, 409) },
       },
-    },
-    async (request, reply) => {
-      await orders.cancellationDecision(request.params.orderId, request.body);
-      return sendNoBody(reply, 202);
-    },
+      handler: async (request, reply) => {
+        await orders.cancellationDecision(request.params.orderId, request.body);
+        return sendNoBody(reply, 202);
+      },
+    }),
   );
 
-  app.post(
-    '/orders/:orderId/events',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/orders/:orderId/events',
+      access: { role: 'support', platform: true, auditAction: 'order.platformEvent' },
+      summary: 'Platform-side events: CONCLUDED, PICKUP_AREA_ASSIGNED (optional pickupArea), CANCELLED',
+      description:
+        'Raises a platform-side event on an order: CONCLUDED (after delivery), PICKUP_AREA_ASSIGNED (optional ' +
+        'pickupArea) or CANCELLED (with reason and code). Errors: 400 for another type; 404; 409 when the ' +
+        'order’s state does not allow it.',
       schema: {
         tags,
-        summary: 'Platform-side events: CONCLUDED, PICKUP_AREA_ASSIGNED (optional pickupArea), CANCELLED',
         params: OrderIdParams,
         body: Type.Object({
           eventType: Type.Enum(['CONCLUDED', 'PICKUP_AREA_ASSIGNED', 'CANCELLED']),
@@ -257,10 +292,10 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
         }),
         response: { 202: Accepted, ...errorResponses(400, 401, 404, 409) },
       },
-    },
-    async (request, reply) => {
-      await orders.platformEvent(request.params.orderId, request.body);
-      return sendNoBody(reply, 202);
-    },
+      handler: async (request, reply) => {
+        await orders.platformEvent(request.params.orderId, request.body);
+        return sendNoBody(reply, 202);
+      },
+    }),
   );
 };

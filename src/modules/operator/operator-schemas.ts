@@ -57,7 +57,7 @@ export const UpdateIntegrationKeyBody = Type.Object({ profile: IntegrationProfil
 export const MerchantDetail = Type.Object({
   id: Uuid(),
   name: Type.String(),
-  status: Status,
+  status: Type.Enum(Status.enum, { description: 'Whether the merchant receives orders: AVAILABLE or UNAVAILABLE.' }),
   pdvExternalId: Type.Union([Type.String(), Type.Null()]),
   createdAt: DateTime(),
   updatedAt: DateTime(),
@@ -97,7 +97,7 @@ export const UpdatedMerchant = Type.Object({
 
 export const CreatedIntegrationKey = Type.Object({
   keyId: Uuid(),
-  clientId: Uuid(),
+  clientId: Uuid({ description: 'The client_id to ask tokens with (the merchant id).' }),
   clientSecret: Type.String(),
   name: Type.String(),
   createdAt: DateTime(),

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { setNextLink } from '../../lib/pagination.js';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import type { MerchantsService } from '../merchants/index.js';
 import type { WebhooksService } from '../webhooks/index.js';
@@ -23,89 +24,106 @@ export interface OperatorWebhooksDeps {
 export const operatorWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksDeps> = async (app, deps) => {
   const { merchants, webhooks } = deps;
 
-  app.get(
-    '/merchants/:merchantId/webhookDeliveries',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/webhookDeliveries',
+      access: { role: 'viewer' },
+      summary: "A merchant's webhook deliveries, newest first, with every attempt, a page at a time",
+      description:
+        'Each webhook delivery: the event, the target URL, status (PENDING, DELIVERED, FAILED), every attempt ' +
+        'with its HTTP status, error, duration and the start of the answer, and the next attempt. Errors: ' +
+        '404.',
       schema: {
         tags: ['operator'],
-        summary: "A merchant's webhook deliveries, newest first, with every attempt, a page at a time",
-        description:
-          'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
-          '`Link: <…>; rel="next"` header. Filters: `status`, `orderId`.',
         params: MerchantIdParams,
         querystring: DeliveryListQuery,
         response: { 200: Type.Array(WebhookDelivery), ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request, reply) => {
-      const m = await merchants.requireMerchant(request.params.merchantId);
-      const { items, next } = await webhooks.listMerchantDeliveries(m.id, request.query);
-      setNextLink(request, reply, next);
-      return items;
-    },
+      handler: async (request, reply) => {
+        const m = await merchants.requireMerchant(request.params.merchantId);
+        const { items, next } = await webhooks.listMerchantDeliveries(m.id, request.query);
+        setNextLink(request, reply, next);
+        return items;
+      },
+    }),
   );
 
-  app.post(
-    '/webhookDeliveries/:deliveryId/retry',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/webhookDeliveries/:deliveryId/retry',
+      access: { role: 'support', auditAction: 'webhookDelivery.retry' },
+      summary: 'Send a delivery again now, as a new attempt with the same webhook-id',
+      description:
+        'One new attempt now with the same webhook-id and body, whatever the delivery’s status. Audited. ' +
+        'Errors: 404; 409 when an attempt is in progress, no URL is registered, or the webhook is disabled.',
       schema: {
         tags: ['operator'],
-        summary: 'Send a delivery again now, as a new attempt with the same webhook-id',
         params: DeliveryIdParams,
         response: { 202: WebhookDelivery, ...errorResponses(400, 401, 404, 409) },
       },
-    },
-    async (request, reply) => reply.code(202).send(await webhooks.retryDelivery(request.params.deliveryId)),
+      handler: async (request, reply) => reply.code(202).send(await webhooks.retryDelivery(request.params.deliveryId)),
+    }),
   );
 
-  app.get(
-    '/merchants/:merchantId/webhookHealth',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/webhookHealth',
+      access: { role: 'viewer' },
+      summary: "The merchant's webhook endpoint: healthy, failing (since, last error) or disabled (why)",
+      description:
+        'Whether the merchant’s webhook endpoint answers: healthy, failing (since when, last error), disabled ' +
+        '(after a 410 or failing too long) or unknown (never tried). Errors: 404.',
       schema: {
         tags: ['operator'],
-        summary: "The merchant's webhook endpoint: healthy, failing (since, last error) or disabled (why)",
         params: MerchantIdParams,
         response: { 200: EndpointHealth, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request) => {
-      const m = await merchants.requireMerchant(request.params.merchantId);
-      const [health] = await webhooks.endpointHealth([m.id]);
-      return health;
-    },
+      handler: async (request) => {
+        const m = await merchants.requireMerchant(request.params.merchantId);
+        const [health] = await webhooks.endpointHealth([m.id]);
+        return health;
+      },
+    }),
   );
 
-  app.post(
-    '/merchants/:merchantId/webhookDeliveries/retryFailed',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants/:merchantId/webhookDeliveries/retryFailed',
+      access: { role: 'support', auditAction: 'webhookDelivery.retryFailed' },
+      summary: 'Send every FAILED delivery of the merchant again now, in order, same webhook-ids',
+      description:
+        'For an endpoint that was fixed: each order keeps its order (D11). 409 while the webhook is disabled ' +
+        '(the merchant must register its URL again first) or when no URL is registered.',
       schema: {
         tags: ['operator'],
-        summary: 'Send every FAILED delivery of the merchant again now, in order, same webhook-ids',
-        description:
-          'For an endpoint that was fixed: each order keeps its order (D11). 409 while the webhook is disabled ' +
-          '(the merchant must register its URL again first) or when no URL is registered.',
         params: MerchantIdParams,
         response: { 202: RequeueAnswer, ...errorResponses(400, 401, 404, 409) },
       },
-    },
-    async (request, reply) => reply.code(202).send(await webhooks.retryFailed(request.params.merchantId)),
+      handler: async (request, reply) => reply.code(202).send(await webhooks.retryFailed(request.params.merchantId)),
+    }),
   );
 
-  app.post(
-    '/merchants/:merchantId/webhookDeliveries/recover',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants/:merchantId/webhookDeliveries/recover',
+      access: { role: 'support', auditAction: 'webhookDelivery.recover' },
+      summary: 'Send everything since a time again, delivered or not, in order (after the POS lost data)',
+      description:
+        'Every delivery created at or after `since` is due again now with its own webhook-id, so a receiver that ' +
+        'dedupes on it (D10) sees each event once more at most. 409 as for retryFailed.',
       schema: {
         tags: ['operator'],
-        summary: 'Send everything since a time again, delivered or not, in order (after the POS lost data)',
-        description:
-          'Every delivery created at or after `since` is due again now with its own webhook-id, so a receiver that ' +
-          'dedupes on it (D10) sees each event once more at most. 409 as for retryFailed.',
         params: MerchantIdParams,
         body: RecoverBody,
         response: { 202: RequeueAnswer, ...errorResponses(400, 401, 404, 409) },
       },
-    },
-    async (request, reply) =>
-      reply.code(202).send(await webhooks.recoverSince(request.params.merchantId, new Date(request.body.since))),
+      handler: async (request, reply) =>
+        reply.code(202).send(await webhooks.recoverSince(request.params.merchantId, new Date(request.body.since))),
+    }),
   );
 };

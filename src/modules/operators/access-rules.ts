@@ -1,13 +1,13 @@
-// Role rules as data: every /admin/v1 and /console route needs an entry here (or `config.access`
-// on the route itself), else the app refuses to start (src/plugins/auth-hooks.ts, onRoute). The
-// table in docs/security.md is this table; test/operators-access checks the two agree and that
-// every role gets exactly what it says.
+// Role rules of the console as data: every /console route needs an entry here (or `config.access`
+// on the route itself), else the app refuses to start (src/plugins/auth-hooks.ts, onRoute). An
+// /admin/v1 route declares its own rule beside its schema (src/lib/route-declaration.ts) and is
+// not in this table. The tables in docs/security.md are the rules the app registers;
+// test/operators-access checks the two agree and that every role gets exactly what it says.
 //
-// Reads are `viewer`. `platform` (D36) may call only the routes wrapped in platform(): order
-// intake, the platform's order actions, reading merchants, catalogs, orders and the feed. `support` acts on orders, webhook deliveries and catalog pulls. Anything
+// Reads are `viewer`. `support` acts on orders, webhook deliveries and catalog pulls. Anything
 // that creates or removes credentials, changes a merchant's profile, status or catalog by hand,
-// logistics partners, operators and their tokens is `admin`. `action` names the audit entry of
-// a route that changes something (reads are not audited).
+// operators and their tokens is `admin`. `action` names the audit entry of a route that changes
+// something (reads are not audited). No console route is open to `platform` (D36).
 import type { Access } from './roles.js';
 
 export interface RouteRule {
@@ -20,73 +20,8 @@ export interface RouteRule {
 
 const read: RouteRule = { access: 'viewer' };
 const rule = (access: Access, action?: string): RouteRule => (action ? { access, action } : { access });
-/** D36: a route the `platform` role may call as well. */
-const platform = (r: RouteRule): RouteRule => ({ ...r, platform: true });
 
 export const ACCESS_RULES: Record<string, RouteRule> = {
-  // Operator API: merchants and credentials
-  'POST /admin/v1/merchants': rule('admin', 'merchant.create'),
-  'GET /admin/v1/merchants': platform(read),
-  'GET /admin/v1/merchants/:merchantId': platform(read),
-  'PATCH /admin/v1/merchants/:merchantId': rule('admin', 'merchant.update'),
-  'POST /admin/v1/merchants/:merchantId/integrationKeys': rule('admin', 'integrationKey.create'),
-  'PATCH /admin/v1/merchants/:merchantId/integrationKeys/:keyId': rule('admin', 'integrationKey.update'),
-  'DELETE /admin/v1/merchants/:merchantId/integrationKeys/:keyId': rule('admin', 'integrationKey.revoke'),
-  'POST /admin/v1/merchants/:merchantId/categories': rule('admin', 'catalog.createCategory'),
-  'POST /admin/v1/merchants/:merchantId/products': rule('admin', 'catalog.createProduct'),
-  'GET /admin/v1/merchants/:merchantId/products/:productId': platform(read),
-  'GET /admin/v1/merchants/:merchantId/products/:productId/cuts': platform(read),
-  'POST /admin/v1/merchants/:merchantId/products/:productId/cuts': rule('admin', 'catalog.addCut'),
-  'DELETE /admin/v1/merchants/:merchantId/products/:productId/cuts/:cutId': rule('admin', 'catalog.removeCut'),
-  'GET /admin/v1/merchants/:merchantId/catalogSyncs': platform(read),
-  'GET /admin/v1/merchants/:merchantId/history': read,
-  'GET /admin/v1/merchants/:merchantId/integrationKeys/:keyId/usage': read,
-  'POST /admin/v1/merchants/:merchantId/catalogPull': rule('support', 'catalog.pull'),
-  // Logistics partners
-  'POST /admin/v1/logisticsApps': rule('admin', 'logisticsApp.create'),
-  'GET /admin/v1/logisticsApps': read,
-  'DELETE /admin/v1/logisticsApps/:appId': rule('admin', 'logisticsApp.deactivate'),
-  // Orders
-  'POST /admin/v1/merchants/:merchantId/orders': platform(rule('support', 'order.create')),
-  'GET /admin/v1/merchants/:merchantId/orders': platform(read),
-  'GET /admin/v1/orders': platform(read),
-  'GET /admin/v1/orders/:orderId': platform(read),
-  'POST /admin/v1/orders/:orderId/customerCancellation': platform(rule('support', 'order.customerCancellation')),
-  'POST /admin/v1/orders/:orderId/cancellationDecision': platform(rule('support', 'order.cancellationDecision')),
-  'POST /admin/v1/orders/:orderId/events': platform(rule('support', 'order.platformEvent')),
-  // Webhook deliveries
-  'GET /admin/v1/merchants/:merchantId/webhookDeliveries': read,
-  'POST /admin/v1/webhookDeliveries/:deliveryId/retry': rule('support', 'webhookDelivery.retry'),
-  'GET /admin/v1/merchants/:merchantId/webhookHealth': read,
-  'POST /admin/v1/merchants/:merchantId/webhookDeliveries/retryFailed': rule('support', 'webhookDelivery.retryFailed'),
-  'POST /admin/v1/merchants/:merchantId/webhookDeliveries/recover': rule('support', 'webhookDelivery.recover'),
-  'GET /admin/v1/notices': read,
-  // The platform feed (D36)
-  'GET /admin/v1/feed': platform(read),
-  // Sandbox scenarios (sandbox only; the routes do not exist in production)
-  'GET /admin/v1/merchants/:merchantId/sandbox/scenarios': read,
-  'POST /admin/v1/merchants/:merchantId/sandbox/scenarios': rule('support', 'sandbox.playScenario'),
-  // Homologation (sandbox test runs of an integration key)
-  'POST /admin/v1/merchants/:merchantId/integrationKeys/:keyId/homologations': rule('support', 'homologation.start'),
-  'GET /admin/v1/merchants/:merchantId/integrationKeys/:keyId/homologations': read,
-  'GET /admin/v1/homologations/:id': read,
-  // Operators, their tokens, the audit log
-  'POST /admin/v1/operators': rule('admin', 'operator.create'),
-  'GET /admin/v1/operators': read,
-  'GET /admin/v1/operators/:id': read,
-  'PATCH /admin/v1/operators/:id': rule('admin', 'operator.update'),
-  'POST /admin/v1/operators/:id/password': rule('admin', 'operator.setPassword'),
-  'DELETE /admin/v1/operators/:id/totp': rule('admin', 'operator.resetTotp'),
-  'POST /admin/v1/operators/:id/revokeAccess': rule('admin', 'operator.revokeAccess'),
-  'GET /admin/v1/operators/:id/tokens': read,
-  'POST /admin/v1/operators/:id/tokens': rule('admin', 'operatorToken.create'),
-  'DELETE /admin/v1/operators/:id/tokens/:tokenId': rule('admin', 'operatorToken.revoke'),
-  'GET /admin/v1/me': read,
-  'POST /admin/v1/me/tokens': rule('viewer', 'operatorToken.create'),
-  'DELETE /admin/v1/me/tokens/:tokenId': rule('viewer', 'operatorToken.revoke'),
-  'GET /admin/v1/audit': read,
-  'GET /admin/v1/audit/export': read,
-
   // Console: pages are reads; each form posts to a route with the same rule as its API twin.
   'GET /console/assets/:name': rule('public'),
   'GET /console/login': rule('public'),
@@ -142,15 +77,6 @@ export const ACCESS_RULES: Record<string, RouteRule> = {
   'POST /console/account/tokens/:tokenId/revoke': rule('viewer', 'operatorToken.revoke'),
   'POST /console/account/sessions/revoke': rule('viewer', 'account.revokeSessions'),
 };
-
-/**
- * Rules for routes that operator-api.md fixes but that other modules serve (they may not be
- * registered in every build): a rule may exist before its route, never a route before its rule.
- */
-export const DECLARED_AHEAD = new Set([
-  'GET /admin/v1/merchants/:merchantId/sandbox/scenarios',
-  'POST /admin/v1/merchants/:merchantId/sandbox/scenarios',
-]);
 
 /** The rule of a route as Fastify names it (HEAD routes follow their GET). */
 export function ruleFor(method: string, url: string): RouteRule | undefined {

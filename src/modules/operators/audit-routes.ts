@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { setNextLink } from '../../lib/pagination.js';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import type { AuditService } from './audit-service.js';
 import { AuditEntry, AuditQuery } from './operators-schemas.js';
@@ -20,29 +21,39 @@ export function ndjson(entries: AsyncIterable<unknown>): Readable {
 }
 
 export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = async (app, { audit }) => {
-  app.get(
-    '/audit',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/audit',
+      access: { role: 'viewer' },
+      summary: 'Audit entries, newest first: filter by actor (email, operator or token id), action, time',
+      description:
+        'Audit entries, newest first, a page at a time: who did what to what, from where, with what result. ' +
+        'Filters by actor, action and time.',
       schema: {
         tags,
-        summary: 'Audit entries, newest first: filter by actor (email, operator or token id), action, time',
         querystring: AuditQuery,
         response: { 200: Type.Array(AuditEntry), ...errorResponses(400, 401, 403) },
       },
-    },
-    async (request, reply) => {
-      const { entries, next } = await audit.list(request.query);
-      setNextLink(request, reply, next);
-      return entries;
-    },
+      handler: async (request, reply) => {
+        const { entries, next } = await audit.list(request.query);
+        setNextLink(request, reply, next);
+        return entries;
+      },
+    }),
   );
 
-  app.get(
-    '/audit/export',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/audit/export',
+      access: { role: 'viewer' },
+      summary: 'Every matching audit entry as JSON lines (application/x-ndjson), oldest first, streamed',
+      description:
+        'Every matching audit entry as JSON lines (application/x-ndjson), oldest first, streamed; the same ' +
+        'filters as GET /admin/v1/audit.',
       schema: {
         tags,
-        summary: 'Every matching audit entry as JSON lines (application/x-ndjson), oldest first, streamed',
         querystring: Type.Object(exportFilters),
         response: {
           200: {
@@ -52,13 +63,13 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
           ...errorResponses(400, 401, 403),
         },
       },
-    },
-    async (request, reply) => {
-      audit.checkQuery(request.query);
-      return reply
-        .type('application/x-ndjson; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="cleaver-audit.ndjson"')
-        .send(ndjson(audit.export(request.query)) as never);
-    },
+      handler: async (request, reply) => {
+        audit.checkQuery(request.query);
+        return reply
+          .type('application/x-ndjson; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="cleaver-audit.ndjson"')
+          .send(ndjson(audit.export(request.query)) as never);
+      },
+    }),
   );
 };

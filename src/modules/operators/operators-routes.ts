@@ -1,11 +1,12 @@
 // operator-api.md#operators-and-audit: operator accounts and personal tokens, plus what the
 // fixed table leaves out (one operator, password reset, TOTP reset, revoke access, `me`). The
-// role each route needs is in access-rules.ts; every change is audited by the operator scope.
+// role and audit action of each route are in its declaration; the operator scope audits changes.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
 import { setNextLink } from '../../lib/pagination.js';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import { toOperatorView, toTokenView } from './operator-views.js';
 import {
@@ -41,215 +42,274 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
   app,
   { operators, clock },
 ) => {
-  app.post(
-    '/operators',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/operators',
+      access: { role: 'admin', auditAction: 'operator.create' },
+      summary: 'Create an operator (admin); without a password it can only use personal tokens',
+      description:
+        'Creates an operator account with a role (viewer, support, admin). Admin only; audited. Errors: 400 ' +
+        '(a password shorter than 12 characters); 409 when the email is taken.',
       schema: {
         tags,
-        summary: 'Create an operator (admin); without a password it can only use personal tokens',
         body: CreateOperatorBody,
         response: { 201: OperatorView, ...errorResponses(400, 401, 403, 409) },
       },
-    },
-    async (request, reply) => reply.code(201).send(toOperatorView(await operators.createOperator(request.body))),
+      handler: async (request, reply) =>
+        reply.code(201).send(toOperatorView(await operators.createOperator(request.body))),
+    }),
   );
 
-  app.get(
-    '/operators',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/operators',
+      access: { role: 'viewer' },
+      summary: 'List operators, oldest first',
+      description:
+        'Every operator account with role, status and whether a password and a one-time-code device are set.',
       schema: {
         tags,
-        summary: 'List operators, oldest first',
         querystring: Type.Object(PageQuery),
         response: { 200: Type.Array(OperatorView), ...errorResponses(400, 401, 403) },
       },
-    },
-    async (request, reply) => {
-      const limit = request.query.limit ?? 100;
-      const after = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
-      const rows = await operators.listOperators({ limit: limit + 1, after });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      setNextLink(request, reply, rows.length > limit && last ? encodeCursor(last.created_at, last.id) : undefined);
-      return page.map(toOperatorView);
-    },
+      handler: async (request, reply) => {
+        const limit = request.query.limit ?? 100;
+        const after = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
+        const rows = await operators.listOperators({ limit: limit + 1, after });
+        const page = rows.slice(0, limit);
+        const last = page.at(-1);
+        setNextLink(request, reply, rows.length > limit && last ? encodeCursor(last.created_at, last.id) : undefined);
+        return page.map(toOperatorView);
+      },
+    }),
   );
 
-  app.get(
-    '/operators/:id',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/operators/:id',
+      access: { role: 'viewer' },
+      summary: 'One operator',
+      description: 'One operator account. Errors: 404.',
       schema: {
         tags,
-        summary: 'One operator',
         params: OperatorIdParams,
         response: { 200: OperatorView, ...errorResponses(400, 401, 403, 404) },
       },
-    },
-    async (request) => toOperatorView(await operators.requireOperator(request.params.id)),
+      handler: async (request) => toOperatorView(await operators.requireOperator(request.params.id)),
+    }),
   );
 
-  app.patch(
-    '/operators/:id',
-    {
+  app.route(
+    declareRoute({
+      method: 'PATCH',
+      url: '/operators/:id',
+      access: { role: 'admin', auditAction: 'operator.update' },
+      summary: "Change an operator's role, or disable it (its sessions and tokens end at once) or enable it",
+      description:
+        'Changes an operator’s role, or disables it (its console sessions and tokens end at once) or enables ' +
+        'it. Admin only; audited. Errors: 400 for an unknown role or an empty change; 404.',
       schema: {
         tags,
-        summary: "Change an operator's role, or disable it (its sessions and tokens end at once) or enable it",
         params: OperatorIdParams,
         body: UpdateOperatorBody,
         response: { 200: OperatorView, ...errorResponses(400, 401, 403, 404) },
       },
-    },
-    async (request) => {
-      if (request.body.role === undefined && request.body.disabled === undefined) {
-        throw badRequest('body must set role or disabled');
-      }
-      return toOperatorView(await operators.updateOperator(request.params.id, request.body));
-    },
+      handler: async (request) => {
+        if (request.body.role === undefined && request.body.disabled === undefined) {
+          throw badRequest('body must set role or disabled');
+        }
+        return toOperatorView(await operators.updateOperator(request.params.id, request.body));
+      },
+    }),
   );
 
-  app.post(
-    '/operators/:id/password',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/operators/:id/password',
+      access: { role: 'admin', auditAction: 'operator.setPassword' },
+      summary: "Set or reset an operator's password (at least 12 characters); its console sessions end",
+      description:
+        'Sets or resets an operator’s password; its console sessions end. Audited. Errors: 400 (too short); ' + '404.',
       schema: {
         tags,
-        summary: "Set or reset an operator's password (at least 12 characters); its console sessions end",
         params: OperatorIdParams,
         body: SetPasswordBody,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
-    },
-    async (request, reply) => {
-      await operators.setPassword(request.params.id, request.body.password);
-      return reply.code(204).send(null);
-    },
+      handler: async (request, reply) => {
+        await operators.setPassword(request.params.id, request.body.password);
+        return reply.code(204).send(null);
+      },
+    }),
   );
 
-  app.delete(
-    '/operators/:id/totp',
-    {
+  app.route(
+    declareRoute({
+      method: 'DELETE',
+      url: '/operators/:id/totp',
+      access: { role: 'admin', auditAction: 'operator.resetTotp' },
+      summary: "Remove an operator's one-time-code device (a lost phone); it can enrol again",
+      description:
+        'Removes an operator’s one-time-code device so it can enrol again at next login. Audited. Errors: ' + '404.',
       schema: {
         tags,
-        summary: "Remove an operator's one-time-code device (a lost phone); it can enrol again",
         params: OperatorIdParams,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
-    },
-    async (request, reply) => {
-      await operators.resetTotp(request.params.id);
-      return reply.code(204).send(null);
-    },
+      handler: async (request, reply) => {
+        await operators.resetTotp(request.params.id);
+        return reply.code(204).send(null);
+      },
+    }),
   );
 
-  app.post(
-    '/operators/:id/revokeAccess',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/operators/:id/revokeAccess',
+      access: { role: 'admin', auditAction: 'operator.revokeAccess' },
+      summary: 'End every console session and revoke every token of an operator, at once',
+      description:
+        'Ends every console session and revokes every personal token of the operator at once; answers how ' +
+        'many. Audited. Errors: 404.',
       schema: {
         tags,
-        summary: 'End every console session and revoke every token of an operator, at once',
         params: OperatorIdParams,
         response: { 200: RevokedAccess, ...errorResponses(400, 401, 403, 404) },
       },
-    },
-    async (request) => operators.revokeAccess(request.params.id),
+      handler: async (request) => operators.revokeAccess(request.params.id),
+    }),
   );
 
-  app.get(
-    '/operators/:id/tokens',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/operators/:id/tokens',
+      access: { role: 'viewer' },
+      summary: "An operator's personal tokens (never the tokens themselves)",
+      description:
+        'An operator’s personal tokens: name, role, created, last used, expiry, revoked; never the token ' +
+        'itself. Errors: 404.',
       schema: {
         tags,
-        summary: "An operator's personal tokens (never the tokens themselves)",
         params: OperatorIdParams,
         response: { 200: Type.Array(TokenView), ...errorResponses(400, 401, 403, 404) },
       },
-    },
-    async (request) => (await operators.listTokens(request.params.id)).map((t) => toTokenView(t, clock.now())),
+      handler: async (request) =>
+        (await operators.listTokens(request.params.id)).map((t) => toTokenView(t, clock.now())),
+    }),
   );
 
-  app.post(
-    '/operators/:id/tokens',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/operators/:id/tokens',
+      access: { role: 'admin', auditAction: 'operatorToken.create' },
+      summary: 'Create a personal token of an operator, with a role no higher than its own; shown only here',
+      description:
+        'A personal API token (`cop_…`) for an operator, with a role no higher than its own and an optional ' +
+        'expiry; the token is shown only in this answer. Audited. Errors: 400 (a role above the operator’s, a ' +
+        'bad expiry); 404; 409 when the operator is disabled.',
       schema: {
         tags,
-        summary: 'Create a personal token of an operator, with a role no higher than its own; shown only here',
         params: OperatorIdParams,
         body: CreateTokenBody,
         response: { 201: CreatedToken, ...errorResponses(400, 401, 403, 404, 409) },
       },
-    },
-    async (request, reply) => {
-      const created = await operators.createToken(request.params.id, request.body, request.actor.role);
-      return reply.code(201).header('cache-control', 'no-store').send(created);
-    },
+      handler: async (request, reply) => {
+        const created = await operators.createToken(request.params.id, request.body, request.actor.role);
+        return reply.code(201).header('cache-control', 'no-store').send(created);
+      },
+    }),
   );
 
-  app.delete(
-    '/operators/:id/tokens/:tokenId',
-    {
+  app.route(
+    declareRoute({
+      method: 'DELETE',
+      url: '/operators/:id/tokens/:tokenId',
+      access: { role: 'admin', auditAction: 'operatorToken.revoke' },
+      summary: 'Revoke a personal token; it stops working at once',
+      description: 'Revokes a personal token: it stops working at once. Audited. Errors: 404.',
       schema: {
         tags,
-        summary: 'Revoke a personal token; it stops working at once',
         params: TokenParams,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
-    },
-    async (request, reply) => {
-      await operators.revokeToken(request.params.id, request.params.tokenId);
-      return reply.code(204).send(null);
-    },
+      handler: async (request, reply) => {
+        await operators.revokeToken(request.params.id, request.params.tokenId);
+        return reply.code(204).send(null);
+      },
+    }),
   );
 
-  app.get(
-    '/me',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/me',
+      access: { role: 'viewer' },
+      summary: 'Who the credential of this request is, and its role',
+      description:
+        'Who the credential of this request is (the bootstrap admin token, or an operator and its token) and ' +
+        'its role.',
       schema: {
         tags,
-        summary: 'Who the credential of this request is, and its role',
         response: { 200: Me, ...errorResponses(401) },
       },
-    },
-    async (request) => {
-      const actor = request.actor;
-      const row = actor.operatorId ? await operators.requireOperator(actor.operatorId) : undefined;
-      return {
-        actor: actor.actor,
-        actorType: actor.kind,
-        role: actor.role,
-        operator: row ? toOperatorView(row) : null,
-        tokenId: actor.tokenId,
-      };
-    },
+      handler: async (request) => {
+        const actor = request.actor;
+        const row = actor.operatorId ? await operators.requireOperator(actor.operatorId) : undefined;
+        return {
+          actor: actor.actor,
+          actorType: actor.kind,
+          role: actor.role,
+          operator: row ? toOperatorView(row) : null,
+          tokenId: actor.tokenId,
+        };
+      },
+    }),
   );
 
-  app.post(
-    '/me/tokens',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/me/tokens',
+      access: { role: 'viewer', auditAction: 'operatorToken.create' },
+      summary: 'Create a personal token for yourself, with a role no higher than yours; shown only here',
+      description:
+        'A personal token for the calling operator, shown only in this answer. Audited. Errors: 400 (a role ' +
+        'above yours, a bad expiry); 409 for the bootstrap token, which is not an operator account.',
       schema: {
         tags,
-        summary: 'Create a personal token for yourself, with a role no higher than yours; shown only here',
         body: CreateTokenBody,
         response: { 201: CreatedToken, ...errorResponses(400, 401, 409) },
       },
-    },
-    async (request, reply) => {
-      const created = await operators.createToken(selfOf(request.actor), request.body, request.actor.role);
-      return reply.code(201).header('cache-control', 'no-store').send(created);
-    },
+      handler: async (request, reply) => {
+        const created = await operators.createToken(selfOf(request.actor), request.body, request.actor.role);
+        return reply.code(201).header('cache-control', 'no-store').send(created);
+      },
+    }),
   );
 
-  app.delete(
-    '/me/tokens/:tokenId',
-    {
+  app.route(
+    declareRoute({
+      method: 'DELETE',
+      url: '/me/tokens/:tokenId',
+      access: { role: 'viewer', auditAction: 'operatorToken.revoke' },
+      summary: 'Revoke one of your personal tokens',
+      description: 'Revokes one of your own tokens. Audited. Errors: 404; 409 for the bootstrap token.',
       schema: {
         tags,
-        summary: 'Revoke one of your personal tokens',
         params: Type.Object({ tokenId: Uuid() }),
         response: { 204: NoContent, ...errorResponses(400, 401, 404, 409) },
       },
-    },
-    async (request, reply) => {
-      await operators.revokeToken(selfOf(request.actor), request.params.tokenId);
-      return reply.code(204).send(null);
-    },
+      handler: async (request, reply) => {
+        await operators.revokeToken(selfOf(request.actor), request.params.tokenId);
+        return reply.code(204).send(null);
+      },
+    }),
   );
 };

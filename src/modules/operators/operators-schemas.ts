@@ -95,7 +95,7 @@ export const AuditEntry = Type.Object({
   channel: Type.Enum(['api', 'console']),
   action: Type.String(),
   target: Type.Record(Type.String(), Type.String()),
-  details: Type.Object({}, { additionalProperties: true }),
+  details: Type.Object({}, { additionalProperties: true, description: 'What changed, as structured data.' }),
   result: Type.Object({
     status: Type.Integer(),
     outcome: Type.Enum(['success', 'failure']),

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, Uuid } from '../../lib/schemas.js';
 import { CustomerDeliveryCode, PlayScenarioBody, ScenarioPlayed, ScenarioSummary } from './sandbox-schemas.js';
 import type { SandboxService } from './sandbox-service.js';
@@ -79,38 +80,42 @@ export const operatorSandboxRoutes: FastifyPluginAsyncTypebox<{ sandbox: Sandbox
   const tags = ['operator', 'sandbox'];
   // Operator roles (operator-api.md#operators-and-audit), where the operator API has them: a read
   // for any operator; playing acts on orders like the other customer-side actions (support).
-  app.get(
-    '/merchants/:merchantId/sandbox/scenarios',
-    {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/sandbox/scenarios',
+      access: { role: 'viewer' },
+      summary: 'The sandbox scenarios, each with what it raises',
+      description: SANDBOX_NOTE,
       schema: {
         tags,
-        summary: 'The sandbox scenarios, each with what it raises',
-        description: SANDBOX_NOTE,
         params: MerchantParams,
         response: { ...listSchema, ...errorResponses(400, 401, 404) },
       },
-    },
-    async (request) => {
-      await sandbox.requireMerchant(request.params.merchantId);
-      return sandbox.listScenarios();
-    },
+      handler: async (request) => {
+        await sandbox.requireMerchant(request.params.merchantId);
+        return sandbox.listScenarios();
+      },
+    }),
   );
 
-  app.post(
-    '/merchants/:merchantId/sandbox/scenarios',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/merchants/:merchantId/sandbox/scenarios',
+      access: { role: 'support', auditAction: 'sandbox.playScenario' },
+      summary: 'Play a sandbox scenario on a merchant: an order and the events that follow',
+      description: playDescription,
       schema: {
         tags,
-        summary: 'Play a sandbox scenario on a merchant: an order and the events that follow',
-        description: playDescription,
         params: MerchantParams,
         body: PlayScenarioBody,
         response: { 201: ScenarioPlayed, ...errorResponses(400, 401, 404, 409, 413, 415) },
       },
-    },
-    async (request, reply) => {
-      const played = await sandbox.play(request.params.merchantId, request.body.scenario, request.body.options);
-      return reply.code(201).send(played);
-    },
+      handler: async (request, reply) => {
+        const played = await sandbox.play(request.params.merchantId, request.body.scenario, request.body.options);
+        return reply.code(201).send(played);
+      },
+    }),
   );
 };

@@ -30,7 +30,7 @@ export const PlayScenarioBody = Type.Object(
             }),
           ),
         },
-        { additionalProperties: false },
+        { additionalProperties: false, description: 'Options of the play.' },
       ),
     ),
   },
