@@ -229,6 +229,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       const limiter = limiters[(route.config as { rateLimit?: 'read' | 'write' } | undefined)?.rateLimit ?? 'write'];
       const fixedGroup = typeof route.method === 'string' ? routeGroupOf(route.method, route.url) : undefined;
       const log = route.url.startsWith('/v1/developer/') ? undefined : requestLog;
+      // An empty poll (204) is not logged: at one poll every 30 s a key's last 1,000 requests would
+      // be nothing but them after eight hours, and the poll path stays free of the log's cost.
+      const emptyAnswerUnlogged = fixedGroup === 'poll';
       const recordUsage: onResponseHookHandler = (request, reply, done) => {
         if (request.principal) {
           const elapsed = reply.elapsedTime;
@@ -238,7 +241,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
             reply.statusCode,
             elapsed,
           );
-          log?.record(request.principal, request, reply.statusCode, elapsed);
+          if (!(emptyAnswerUnlogged && reply.statusCode === 204)) {
+            log?.record(request.principal, request, reply.statusCode, elapsed);
+          }
         }
         observer.onResponse(request, reply, done);
       };

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/lib/clock.js';
 import { expectError } from '../support/expect-error.js';
+import { createSimpleOrder } from '../support/orders.js';
 import { addIntegrationKey, bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 
 const UNKNOWN_ORDER = '00000000-0000-4000-8000-000000000000';
@@ -42,7 +43,12 @@ describe('GET /v1/developer/requests', () => {
     try {
       const me = await createMerchant(t.app);
       const auth = bearer(me.token);
+      await createSimpleOrder(t.app, me.merchantId);
       const poll = await t.app.inject({ url: '/v1/events:polling', headers: auth });
+      expect(poll.statusCode).toBe(200);
+      // An empty poll (204) is not logged: it would crowd out everything else.
+      const empty = await t.app.inject({ url: '/v1/events:polling?eventType=CANCELLED', headers: auth });
+      expect(empty.statusCode).toBe(204);
       const missing = await t.app.inject({ url: `/v1/orders/${UNKNOWN_ORDER}`, headers: auth });
       const traced = await t.app.inject({
         url: '/v1/merchant',

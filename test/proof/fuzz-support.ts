@@ -397,13 +397,14 @@ export function requestsFor(
 
 /**
  * Every table's rows, hashed in one query: equal fingerprints mean nothing was written. The audit
- * log is left out: it records refused attempts too, by design (docs/security.md).
+ * log and the POS's request log are left out: both record refused requests too, by design
+ * (docs/security.md; the request log is what a POS reads to learn why it was refused).
  */
 export async function fingerprintQuery(db: Db): Promise<string> {
   const { rows } = await db.query<{ table_name: string }>(
     `SELECT table_name FROM information_schema.tables
       WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
-        AND table_name NOT IN ('schema_migrations', 'audit_log')
+        AND table_name NOT IN ('schema_migrations', 'audit_log', 'request_log')
       ORDER BY table_name`,
   );
   // An order-free sum of row hashes: no sort, cheap enough to run after every rejected write.
