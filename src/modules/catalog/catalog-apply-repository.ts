@@ -19,8 +19,11 @@ export async function applyMerchantPlan(
   // existing rows: with the 4 MB default both spill to disk and a 50k-item upload stops scaling
   // linearly (bench/catalog.ts). For this transaction only.
   await tx.query(`SET LOCAL work_mem = '64MB'`);
-  const categories: KindCounts = { created: 0, updated: 0, removed: 0 };
-  const products: KindCounts = { created: 0, updated: 0, removed: 0 };
+  // What changed is counted from the statements themselves (RETURNING): an object the payload
+  // matched counts as updated only when one of its stored values really changed, otherwise as
+  // unchanged, so an identical re-push reports everything unchanged.
+  const categories: KindCounts = { created: 0, updated: 0, unchanged: 0, removed: 0 };
+  const products: KindCounts = { created: 0, updated: 0, unchanged: 0, removed: 0 };
 
   // Ids of the merchant's POS-linked rows, read once: new rows are inserted with ids chosen
   // here and links/images are written by id, so no statement re-joins on POS codes.
@@ -28,20 +31,23 @@ export async function applyMerchantPlan(
   const productIds = await posIds(tx, 'products', merchantId);
 
   // Categories: index only at creation; name and status every upload (D19); rows that did not
-  // change are not rewritten.
+  // change are not rewritten. A category whose products changed (a link added, dropped or moved)
+  // is updated too: its itemOfferId is part of it in the payload.
   const cats = plan.categories;
   const oldCats = cats.filter((c) => categoryIds.has(c.pdvId));
   const newCats = cats.filter((c) => !categoryIds.has(c.pdvId));
   for (const c of newCats) categoryIds.set(c.pdvId, newSortableId());
-  categories.updated = oldCats.length;
   categories.created = newCats.length;
+  const changedCats = new Set<string>();
   if (oldCats.length > 0) {
-    await tx.query(
+    const { rows } = await tx.query<{ id: string }>(
       `UPDATE categories c SET name = u.name, status = u.status, updated_at = $1
          FROM unnest($2::uuid[], $3::text[], $4::text[]) AS u(id, name, status)
-        WHERE c.id = u.id AND (c.name IS DISTINCT FROM u.name OR c.status IS DISTINCT FROM u.status)`,
+        WHERE c.id = u.id AND (c.name, c.status) IS DISTINCT FROM (u.name, u.status)
+       RETURNING c.id`,
       [at, oldCats.map((c) => categoryIds.get(c.pdvId)), oldCats.map((c) => c.name), oldCats.map((c) => c.status)],
     );
+    for (const r of rows) changedCats.add(r.id);
   }
   if (newCats.length > 0) {
     await tx.query(
@@ -69,10 +75,10 @@ export async function applyMerchantPlan(
   const oldPs = ps.filter((p) => productIds.has(p.pdvId));
   const newPs = ps.filter((p) => !productIds.has(p.pdvId));
   for (const p of newPs) productIds.set(p.pdvId, newSortableId());
-  products.updated = oldPs.length;
   products.created = newPs.length;
+  const changedProducts = new Set<string>();
   if (oldPs.length > 0) {
-    await tx.query(
+    const { rows } = await tx.query<{ id: string }>(
       `UPDATE products p
           SET price = u.price, status = u.status,
               external_code = COALESCE(u.code, p.external_code), ean = COALESCE(u.ean, p.ean),
@@ -81,11 +87,10 @@ export async function applyMerchantPlan(
          FROM unnest($2::uuid[], $3::numeric[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
               AS u(id, price, status, code, ean, serving, ni)
         WHERE p.id = u.id
-          AND (p.price IS DISTINCT FROM u.price OR p.status IS DISTINCT FROM u.status
-               OR p.external_code IS DISTINCT FROM COALESCE(u.code, p.external_code)
-               OR p.ean IS DISTINCT FROM COALESCE(u.ean, p.ean)
-               OR p.serving IS DISTINCT FROM COALESCE(u.serving, p.serving)
-               OR p.nutritional_info IS DISTINCT FROM COALESCE(u.ni::jsonb, p.nutritional_info))`,
+          AND (p.price, p.status, p.external_code, p.ean, p.serving, p.nutritional_info)
+              IS DISTINCT FROM (u.price, u.status, COALESCE(u.code, p.external_code), COALESCE(u.ean, p.ean),
+                                COALESCE(u.serving, p.serving), COALESCE(u.ni::jsonb, p.nutritional_info))
+       RETURNING p.id`,
       [
         at,
         oldPs.map((p) => productIds.get(p.pdvId)),
@@ -97,6 +102,7 @@ export async function applyMerchantPlan(
         oldPs.map((p) => p.nutritionalInfo),
       ],
     );
+    for (const r of rows) changedProducts.add(r.id);
   }
   if (newPs.length > 0) {
     await tx.query(
@@ -133,11 +139,15 @@ export async function applyMerchantPlan(
     );
   }
   const oldImages = oldPs.filter((p) => p.imageUrl !== null);
-  await replaceImages(
+  const newImageIds = await replaceImages(
     tx,
     oldImages.map((p) => productIds.get(p.pdvId) as string),
     oldImages.map((p) => p.imageUrl as string),
   );
+  await markWritten(tx, [...newImageIds].filter((id) => !changedProducts.has(id)), at);
+  for (const id of newImageIds) changedProducts.add(id);
+  products.updated = changedProducts.size;
+  products.unchanged = oldPs.length - products.updated;
 
   // Category-to-product links, at their position in category.itemOfferId. A link with a new
   // category or a new product cannot exist yet: plain insert; the others are upserted.
@@ -147,22 +157,29 @@ export async function applyMerchantPlan(
     createdCats.has(l.categoryPdvId) || createdProducts.has(l.productPdvId);
   const newLinks = plan.links.filter(isNewLink);
   const oldLinks = plan.links.filter((l) => !isNewLink(l));
+  const existingCat = new Set(oldCats.map((c) => categoryIds.get(c.pdvId) as string));
+  for (const l of newLinks) {
+    const id = categoryIds.get(l.categoryPdvId) as string;
+    if (existingCat.has(id)) changedCats.add(id); // a new product in an existing category
+  }
   if (plan.replace && oldCats.length > 0) {
     // Spec 4.3 (onlyAddProducts false): the payload's categories hold exactly the payload's POS
     // products; links to hand-made products are hand-made content and stay. Only categories that
     // existed before can hold links to drop.
-    await tx.query(
+    const { rows } = await tx.query<{ id: string }>(
       `DELETE FROM category_products cp
          USING products p
         WHERE cp.category_id = ANY($1::uuid[]) AND cp.product_id = p.id AND p.pdv_external_id IS NOT NULL
           AND NOT EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::uuid[]) AS u(c, p)
-                           WHERE u.c = cp.category_id AND u.p = cp.product_id)`,
+                           WHERE u.c = cp.category_id AND u.p = cp.product_id)
+       RETURNING cp.category_id AS id`,
       [
         oldCats.map((c) => categoryIds.get(c.pdvId)),
         oldLinks.map((l) => categoryIds.get(l.categoryPdvId)),
         oldLinks.map((l) => productIds.get(l.productPdvId)),
       ],
     );
+    for (const r of rows) changedCats.add(r.id);
   }
   if (newLinks.length > 0) {
     await tx.query(
@@ -176,18 +193,23 @@ export async function applyMerchantPlan(
     );
   }
   if (oldLinks.length > 0) {
-    await tx.query(
+    // RETURNING gives the links inserted or moved; the ones left as they were are not returned.
+    const { rows } = await tx.query<{ id: string }>(
       `INSERT INTO category_products (category_id, product_id, position)
        SELECT u.c, u.p, u.pos FROM unnest($1::uuid[], $2::uuid[], $3::int[]) AS u(c, p, pos)
        ON CONFLICT (category_id, product_id) DO UPDATE SET position = excluded.position
-        WHERE category_products.position IS DISTINCT FROM excluded.position`,
+        WHERE category_products.position IS DISTINCT FROM excluded.position
+       RETURNING category_id AS id`,
       [
         oldLinks.map((l) => categoryIds.get(l.categoryPdvId)),
         oldLinks.map((l) => productIds.get(l.productPdvId)),
         oldLinks.map((l) => l.position),
       ],
     );
+    for (const r of rows) changedCats.add(r.id);
   }
+  categories.updated = [...changedCats].filter((id) => existingCat.has(id)).length;
+  categories.unchanged = oldCats.length - categories.updated;
 
   if (plan.replace) {
     // Removal rules (spec 4.3): only POS-linked records absent from the payload; their links,
@@ -217,26 +239,50 @@ async function posIds(
   return new Map(rows.map((r) => [r.pdv, r.id]));
 }
 
-/** item.image.url → the product's one image (replaces what the POS sent before). */
-async function replaceImages(tx: Queryable, productIds: string[], urls: string[]) {
-  if (productIds.length === 0) return;
-  await tx.query(
+/**
+ * item.image.url → the product's one image (replaces what the POS sent before). Returns the ids
+ * of the products whose images changed (one dropped or a new one written).
+ */
+async function replaceImages(tx: Queryable, productIds: string[], urls: string[]): Promise<Set<string>> {
+  const changed = new Set<string>();
+  if (productIds.length === 0) return changed;
+  const dropped = await tx.query<{ id: string }>(
     `DELETE FROM product_media m USING unnest($1::uuid[], $2::text[]) AS u(id, url)
-      WHERE m.product_id = u.id AND (m.position > 0 OR m.url IS DISTINCT FROM u.url)`,
+      WHERE m.product_id = u.id AND (m.position > 0 OR m.url IS DISTINCT FROM u.url)
+     RETURNING m.product_id AS id`,
     [productIds, urls],
   );
-  await tx.query(
+  const written = await tx.query<{ id: string }>(
     `INSERT INTO product_media (product_id, position, url)
      SELECT u.id, 0, u.url FROM unnest($1::uuid[], $2::text[]) AS u(id, url)
-     ON CONFLICT (product_id, position) DO NOTHING`,
+     ON CONFLICT (product_id, position) DO NOTHING
+     RETURNING product_id AS id`,
     [productIds, urls],
   );
+  for (const r of dropped.rows) changed.add(r.id);
+  for (const r of written.rows) changed.add(r.id);
+  return changed;
 }
 
-/** D18 ITEM: existing products only; returns the POS ids that matched. */
-export async function applyItemPlan(tx: Queryable, merchantId: string, plan: ItemPlan, at: Date): Promise<Set<string>> {
+/**
+ * A product whose only change is its image is written at `at` too: updated_at is how the feed's
+ * changedProductIds finds what a sync changed (D36), and the storefront must refresh the image.
+ */
+async function markWritten(tx: Queryable, productIds: string[], at: Date): Promise<void> {
+  if (productIds.length === 0) return;
+  await tx.query(`UPDATE products SET updated_at = $1 WHERE id = ANY($2::uuid[])`, [at, productIds]);
+}
+
+/** What a flat update did: the POS ids it matched, and those whose stored values changed. */
+export interface FlatApplied {
+  matched: Set<string>;
+  changed: Set<string>;
+}
+
+/** D18 ITEM: existing products only; returns the POS ids that matched and those that changed. */
+export async function applyItemPlan(tx: Queryable, merchantId: string, plan: ItemPlan, at: Date): Promise<FlatApplied> {
   const items = plan.items;
-  if (items.length === 0) return new Set();
+  if (items.length === 0) return { matched: new Set(), changed: new Set() };
   const params = [
     merchantId,
     items.map((i) => i.pdvId),
@@ -245,55 +291,60 @@ export async function applyItemPlan(tx: Queryable, merchantId: string, plan: Ite
     items.map((i) => i.serving),
     items.map((i) => i.nutritionalInfo),
   ];
-  // Matched ids first (rows whose values do not change are not rewritten but still count as updated).
+  // Matched ids first: rows whose values do not change are not rewritten and count as unchanged.
   const { rows } = await tx.query<{ pdv: string; id: string }>(
     `SELECT p.pdv_external_id AS pdv, p.id FROM products p
       WHERE p.merchant_id = $1 AND p.pdv_external_id = ANY($2::text[])`,
     [merchantId, params[1]],
   );
-  await tx.query(
+  const updated = await tx.query<{ id: string }>(
     `UPDATE products p
         SET external_code = COALESCE(u.code, p.external_code), ean = COALESCE(u.ean, p.ean),
             serving = COALESCE(u.serving, p.serving), nutritional_info = COALESCE(u.ni::jsonb, p.nutritional_info),
             updated_at = $7
        FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[]) AS u(pdv, code, ean, serving, ni)
       WHERE p.merchant_id = $1 AND p.pdv_external_id = u.pdv
-        AND (p.external_code IS DISTINCT FROM COALESCE(u.code, p.external_code)
-             OR p.ean IS DISTINCT FROM COALESCE(u.ean, p.ean)
-             OR p.serving IS DISTINCT FROM COALESCE(u.serving, p.serving)
-             OR p.nutritional_info IS DISTINCT FROM COALESCE(u.ni::jsonb, p.nutritional_info))`,
+        AND (p.external_code, p.ean, p.serving, p.nutritional_info)
+            IS DISTINCT FROM (COALESCE(u.code, p.external_code), COALESCE(u.ean, p.ean),
+                              COALESCE(u.serving, p.serving), COALESCE(u.ni::jsonb, p.nutritional_info))
+     RETURNING p.id`,
     [...params, at],
   );
   const matched = new Map(rows.map((r) => [r.pdv, r.id]));
   const withImage = items.filter((i) => i.imageUrl !== null && matched.has(i.pdvId));
-  await replaceImages(
+  const newImageIds = await replaceImages(
     tx,
     withImage.map((i) => matched.get(i.pdvId) as string),
     withImage.map((i) => i.imageUrl as string),
   );
-  return new Set(matched.keys());
+  const changedIds = new Set(updated.rows.map((r) => r.id));
+  await markWritten(tx, [...newImageIds].filter((id) => !changedIds.has(id)), at);
+  for (const id of newImageIds) changedIds.add(id);
+  const changed = new Set(rows.filter((r) => changedIds.has(r.id)).map((r) => r.pdv));
+  return { matched: new Set(matched.keys()), changed };
 }
 
-/** D18 ITEM_OFFER: price and/or availability of existing products; returns the matched POS ids. */
+/** D18 ITEM_OFFER: price and/or availability of existing products; returns the matched and changed POS ids. */
 export async function applyOfferPlan(
   tx: Queryable,
   merchantId: string,
   plan: OfferPlan,
   at: Date,
-): Promise<Set<string>> {
+): Promise<FlatApplied> {
   const offers = plan.offers;
-  if (offers.length === 0) return new Set();
+  if (offers.length === 0) return { matched: new Set(), changed: new Set() };
   const ids = offers.map((o) => o.pdvId);
   const { rows } = await tx.query<{ pdv: string }>(
     `SELECT p.pdv_external_id AS pdv FROM products p WHERE p.merchant_id = $1 AND p.pdv_external_id = ANY($2::text[])`,
     [merchantId, ids],
   );
-  await tx.query(
+  const updated = await tx.query<{ pdv: string }>(
     `UPDATE products p SET price = COALESCE(u.price, p.price), status = COALESCE(u.status, p.status), updated_at = $5
        FROM unnest($2::text[], $3::numeric[], $4::text[]) AS u(pdv, price, status)
       WHERE p.merchant_id = $1 AND p.pdv_external_id = u.pdv
-        AND (p.price IS DISTINCT FROM COALESCE(u.price, p.price) OR p.status IS DISTINCT FROM COALESCE(u.status, p.status))`,
+        AND (p.price, p.status) IS DISTINCT FROM (COALESCE(u.price, p.price), COALESCE(u.status, p.status))
+     RETURNING p.pdv_external_id AS pdv`,
     [merchantId, ids, offers.map((o) => o.price), offers.map((o) => o.status), at],
   );
-  return new Set(rows.map((r) => r.pdv));
+  return { matched: new Set(rows.map((r) => r.pdv)), changed: new Set(updated.rows.map((r) => r.pdv)) };
 }

@@ -3,25 +3,26 @@
 import type { Queryable } from '../../db/db.js';
 import type { CategoryUpdate } from './od-notification-plan.js';
 
-/** Returns the POS codes that matched a category of the merchant. */
+/** Returns the POS codes that matched a category of the merchant, and those whose values changed. */
 export async function applyCategoryUpdates(
   tx: Queryable,
   merchantId: string,
   updates: CategoryUpdate[],
   at: Date,
-): Promise<Set<string>> {
-  if (updates.length === 0) return new Set();
+): Promise<{ matched: Set<string>; changed: Set<string> }> {
+  if (updates.length === 0) return { matched: new Set(), changed: new Set() };
   const pdvs = updates.map((u) => u.pdvId);
   const { rows } = await tx.query<{ pdv: string }>(
     `SELECT pdv_external_id AS pdv FROM categories WHERE merchant_id = $1 AND pdv_external_id = ANY($2::text[])`,
     [merchantId, pdvs],
   );
-  await tx.query(
+  const updated = await tx.query<{ pdv: string }>(
     `UPDATE categories c SET name = u.name, status = COALESCE(u.status, c.status), updated_at = $5
        FROM unnest($2::text[], $3::text[], $4::text[]) AS u(pdv, name, status)
       WHERE c.merchant_id = $1 AND c.pdv_external_id = u.pdv
-        AND (c.name IS DISTINCT FROM u.name OR c.status IS DISTINCT FROM COALESCE(u.status, c.status))`,
+        AND (c.name, c.status) IS DISTINCT FROM (u.name, COALESCE(u.status, c.status))
+     RETURNING c.pdv_external_id AS pdv`,
     [merchantId, pdvs, updates.map((u) => u.name), updates.map((u) => u.status), at],
   );
-  return new Set(rows.map((r) => r.pdv));
+  return { matched: new Set(rows.map((r) => r.pdv)), changed: new Set(updated.rows.map((r) => r.pdv)) };
 }

@@ -21,6 +21,7 @@ import {
   type Discarded,
   describeOutcome,
   emptyCounts,
+  type KindCounts,
   type MerchantPlan,
   planUpload,
   type SyncOutcome,
@@ -85,6 +86,12 @@ interface PulledAnswer {
 }
 
 const zero = () => ({ categories: emptyCounts(), products: emptyCounts() });
+
+/** A flat update creates and removes nothing: what it matched was either updated or unchanged. */
+function flatCounts(matched: Set<string>, changed: Set<string>): KindCounts {
+  const updated = [...changed].filter((id) => matched.has(id)).length;
+  return { created: 0, updated, unchanged: matched.size - updated, removed: 0 };
+}
 
 export function createSyncProcessor(deps: SyncProcessorDeps) {
   const { db, clock } = deps;
@@ -262,7 +269,7 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
         const counts = await applyMerchant(tx, merchantId, plan, at);
         return describeOutcome('MERCHANT', counts, plan.discarded, plan.removalSkipped);
       }
-      const matched =
+      const { matched, changed } =
         plan.entityType === 'ITEM'
           ? await applyRepo.applyItemPlan(tx, merchantId, plan, at)
           : await applyRepo.applyOfferPlan(tx, merchantId, plan, at);
@@ -272,7 +279,7 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
         (a, b) => a.index - b.index,
       );
       const counts = zero();
-      counts.products.updated = matched.size;
+      counts.products = flatCounts(matched, changed);
       return describeOutcome(plan.entityType, counts, discarded, null);
     }
     if (work.kind === 'od-merchant') return applyOdMerchant(tx, merchantId, work.merchant, 'MERCHANT', null, at);
@@ -283,10 +290,10 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
       case 'merchant':
         return applyOdMerchant(tx, merchantId, plan.merchant, 'MERCHANT', merchantStatus, at);
       case 'items': {
-        const matched = await applyRepo.applyItemPlan(tx, merchantId, plan.items, at);
-        await applyRepo.applyOfferPlan(tx, merchantId, plan.statuses, at);
+        const { matched, changed } = await applyRepo.applyItemPlan(tx, merchantId, plan.items, at);
+        const statuses = await applyRepo.applyOfferPlan(tx, merchantId, plan.statuses, at);
         const counts = zero();
-        counts.products.updated = matched.size;
+        counts.products = flatCounts(matched, new Set([...changed, ...statuses.changed]));
         const discarded = [...plan.items.discarded, ...unknownProducts(plan.items.items, matched, 'items')];
         return describeOdOutcome({
           entityType,
@@ -298,9 +305,9 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
         });
       }
       case 'offers': {
-        const matched = await applyRepo.applyOfferPlan(tx, merchantId, plan.offers, at);
+        const { matched, changed } = await applyRepo.applyOfferPlan(tx, merchantId, plan.offers, at);
         const counts = zero();
-        counts.products.updated = matched.size;
+        counts.products = flatCounts(matched, changed);
         const discarded = [...plan.offers.discarded, ...unknownProducts(plan.offers.offers, matched, 'itemOffers')];
         return describeOdOutcome({
           entityType,
@@ -312,9 +319,9 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
         });
       }
       case 'categories': {
-        const matched = await applyCategoryUpdates(tx, merchantId, plan.categories, at);
+        const { matched, changed } = await applyCategoryUpdates(tx, merchantId, plan.categories, at);
         const counts = zero();
-        counts.categories.updated = matched.size;
+        counts.categories = flatCounts(matched, changed);
         const unknown: Discarded[] = plan.categories
           .filter((c) => !matched.has(c.pdvId))
           .map((c) => ({

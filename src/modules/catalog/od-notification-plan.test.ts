@@ -242,13 +242,13 @@ describe('the outcome (D17 plus the switch and what is not mapped)', () => {
 
   it('counts, discards and notes; a discard makes it FAIL, a note does not', () => {
     const counts = {
-      categories: { created: 0, updated: 1, removed: 0 },
-      products: { created: 0, updated: 0, removed: 0 },
+      categories: { created: 0, updated: 1, unchanged: 2, removed: 0 },
+      products: { created: 0, updated: 0, unchanged: 0, removed: 0 },
     };
     const ok = describeOdOutcome({ entityType: 'CATEGORY', counts, lines: ['categories'], notMapped: ['a', 'b'] });
     expect(ok).toMatchObject({
       status: 'SUCCESS',
-      moreInfo: 'Categories: 0 created, 1 updated, 0 removed. Discarded: none. Not mapped: a; b.',
+      moreInfo: 'Categories: 0 created, 1 updated, 2 unchanged, 0 removed. Discarded: none. Not mapped: a; b.',
     });
     const failed = describeOdOutcome({
       entityType: 'MERCHANT',
@@ -261,7 +261,7 @@ describe('the outcome (D17 plus the switch and what is not mapped)', () => {
     });
     expect(failed.status).toBe('FAIL');
     expect(failed.moreInfo).toBe(
-      'Categories: 0 created, 1 updated, 0 removed. Products: 0 created, 0 updated, 0 removed. ' +
+      'Categories: 0 created, 1 updated, 2 unchanged, 0 removed. Products: 0 created, 0 updated, 0 unchanged, 0 removed. ' +
         'Discarded: 1 (links 1). category link "C1" (categories[0].itemOfferId[3]): "X" matches no itemOffer. ' +
         'Nothing was removed: the menu had discarded objects.',
     );

@@ -4,6 +4,7 @@
 import {
   type Availability,
   countDiscarded,
+  countsLine,
   type Discarded,
   emptyCounts,
   type KindCounts,
@@ -25,8 +26,6 @@ export interface OdOutcomeInput {
 }
 
 const zero = () => ({ categories: emptyCounts(), products: emptyCounts() });
-const line = (label: string, c: KindCounts) =>
-  `${label}: ${c.created} created, ${c.updated} updated, ${c.removed} removed.`;
 
 export function describeOdOutcome(input: OdOutcomeInput): SyncOutcome {
   const counts = input.counts ?? zero();
@@ -41,8 +40,8 @@ export function describeOdOutcome(input: OdOutcomeInput): SyncOutcome {
   }
   if (problem) parts.push(problem);
   else if (input.lines && input.lines.length > 0) {
-    if (input.lines.includes('categories')) parts.push(line('Categories', counts.categories));
-    if (input.lines.includes('products')) parts.push(line('Products', counts.products));
+    if (input.lines.includes('categories')) parts.push(countsLine('Categories', counts.categories));
+    if (input.lines.includes('products')) parts.push(countsLine('Products', counts.products));
     parts.push(listDiscarded(discarded));
     if (input.removalSkipped) parts.push(`Nothing was removed: ${input.removalSkipped}.`);
   }

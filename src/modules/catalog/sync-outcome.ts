@@ -3,9 +3,15 @@
 
 import type { Availability, Discarded, DiscardKind } from './catalog-plan-types.js';
 
+/**
+ * What a sync did to one kind of object. `updated` counts only objects whose stored values really
+ * changed; `unchanged` those the payload matched but left as they were (an identical re-push is
+ * all unchanged), so matched = updated + unchanged.
+ */
 export interface KindCounts {
   created: number;
   updated: number;
+  unchanged: number;
   removed: number;
 }
 
@@ -30,7 +36,11 @@ export interface SyncOutcome {
   };
 }
 
-export const emptyCounts = (): KindCounts => ({ created: 0, updated: 0, removed: 0 });
+export const emptyCounts = (): KindCounts => ({ created: 0, updated: 0, unchanged: 0, removed: 0 });
+
+/** One kind's counts as moreInfo words them (D17). */
+export const countsLine = (label: string, c: KindCounts) =>
+  `${label}: ${c.created} created, ${c.updated} updated, ${c.unchanged} unchanged, ${c.removed} removed.`;
 
 /** How many discarded objects moreInfo lists one by one; the structured details keep them all. */
 const LISTED = 200;
@@ -85,9 +95,9 @@ export function describeOutcome(
     const c = counts.categories;
     const p = counts.products;
     if (entityType === 'MERCHANT') {
-      parts.push(`Categories: ${c.created} created, ${c.updated} updated, ${c.removed} removed.`);
+      parts.push(countsLine('Categories', c));
     }
-    parts.push(`Products: ${p.created} created, ${p.updated} updated, ${p.removed} removed.`);
+    parts.push(countsLine('Products', p));
     parts.push(listDiscarded(discarded));
     if (removalSkipped) parts.push(`Nothing was removed: ${removalSkipped}.`);
   }
