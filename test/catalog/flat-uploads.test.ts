@@ -27,7 +27,7 @@ describe('ITEM and ITEM_OFFER uploads (D18)', () => {
       ],
     });
     expect(status.status).toBe('FAIL');
-    expect(status.moreInfo).toContain('Products: 0 created, 1 updated, 0 removed.');
+    expect(status.moreInfo).toContain('Products: 0 created, 1 updated, 0 unchanged, 0 removed.');
     expect(status.moreInfo).toContain('item "UNKNOWN" (items[1]): no product has this pdv_external_id');
     expect(status.moreInfo).toContain('item "P3" (items[2]): ean must be a string');
     const p2 = productByPdv(await merchantRecord(t, me), 'P2');
@@ -38,6 +38,26 @@ describe('ITEM and ITEM_OFFER uploads (D18)', () => {
       externalCode: '9',
       media: ['https://i/p2.png'],
     });
+    // The same values again change nothing; a new image alone is a change.
+    const same = await sync(t, me, {
+      entityType: 'ITEM',
+      updatedObjects: [
+        { id: 'P2', ean: '111', externalCode: '9', image: { url: 'https://i/p2.png' } },
+        { id: 'P1', ean: '7890000000011' },
+      ],
+    });
+    expect(same).toMatchObject({
+      status: 'SUCCESS',
+      moreInfo: 'Products: 0 created, 0 updated, 2 unchanged, 0 removed. Discarded: none.',
+    });
+    const image = await sync(t, me, {
+      entityType: 'ITEM',
+      updatedObjects: [
+        { id: 'P2', ean: '111', image: { url: 'https://i/p2-new.png' } },
+        { id: 'P1', ean: '7890000000011' },
+      ],
+    });
+    expect(image.moreInfo).toBe('Products: 0 created, 1 updated, 1 unchanged, 0 removed. Discarded: none.');
   });
 
   it('ITEM with a first entry lacking id processes nothing', async () => {
@@ -64,7 +84,7 @@ describe('ITEM and ITEM_OFFER uploads (D18)', () => {
       ],
     });
     expect(status.status).toBe('FAIL');
-    expect(status.moreInfo).toContain('Products: 0 created, 2 updated, 0 removed.');
+    expect(status.moreInfo).toContain('Products: 0 created, 2 updated, 0 unchanged, 0 removed.');
     expect(status.moreInfo).toContain('itemOffer "P2" (itemOffers[2]): price.value must be a number');
     expect(status.moreInfo).toContain('itemOffer "GONE" (itemOffers[3]): no product has this pdv_external_id');
     const r = await merchantRecord(t, me);
@@ -77,7 +97,18 @@ describe('ITEM and ITEM_OFFER uploads (D18)', () => {
     });
     expect(clean).toMatchObject({
       status: 'SUCCESS',
-      moreInfo: 'Products: 0 created, 1 updated, 0 removed. Discarded: none.',
+      moreInfo: 'Products: 0 created, 1 updated, 0 unchanged, 0 removed. Discarded: none.',
+    });
+    const again = await sync(t, me, {
+      entityType: 'ITEM_OFFER',
+      updatedObjects: [
+        { itemId: 'P2', price: { value: 1 } },
+        { itemId: 'P1', status: 'UNAVAILABLE' },
+      ],
+    });
+    expect(again).toMatchObject({
+      status: 'SUCCESS',
+      moreInfo: 'Products: 0 created, 0 updated, 2 unchanged, 0 removed. Discarded: none.',
     });
   });
 });

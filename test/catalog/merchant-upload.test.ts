@@ -23,6 +23,22 @@ afterAll(() => t.close());
 
 const fresh = () => createMerchant(t.app);
 
+interface FeedItem {
+  type: string;
+  data: { status: string; counts: unknown; changedProductIds: string[] };
+}
+
+/** The merchant's catalog items on the platform feed (D36), oldest first. */
+async function catalogFeed(merchantId: string): Promise<FeedItem[]> {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: `/admin/v1/feed?kinds=catalog&merchantId=${merchantId}&limit=1000`,
+    headers: adminHeaders,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { items: FeedItem[] }).items.filter((i) => i.type === 'SYNC_FINISHED');
+}
+
 describe('MERCHANT uploads (spec 4.3)', () => {
   it('creates the record: categories, products, links, media, merchant status and POS id', async () => {
     const me = await fresh();
@@ -84,8 +100,9 @@ describe('MERCHANT uploads (spec 4.3)', () => {
     second.itemOffers[0] = { ...second.itemOffers[0], price: { value: 99.99 }, status: 'UNAVAILABLE' };
     const status = await sync(t, me, merchantBody(second));
     expect(status.status).toBe('SUCCESS');
+    // Only C1 and P1 changed: the others were matched and left as they were.
     expect(status.moreInfo).toBe(
-      'Categories: 0 created, 2 updated, 0 removed. Products: 0 created, 3 updated, 0 removed. Discarded: none.',
+      'Categories: 0 created, 1 updated, 1 unchanged, 0 removed. Products: 0 created, 1 updated, 2 unchanged, 0 removed. Discarded: none.',
     );
     const r = await merchantRecord(t, me);
     expect(categoryByPdv(r, 'C1')).toMatchObject({ name: 'Carnes bovinas', index: 0, status: 'UNAVAILABLE' });
@@ -99,6 +116,73 @@ describe('MERCHANT uploads (spec 4.3)', () => {
       ean: '789',
       media: ['https://img.example/new.jpg'],
     });
+  });
+
+  it('reports what changed: an identical re-push is all unchanged; one new price is 1 updated (moreInfo, catalogSyncs, feed)', async () => {
+    const me = await fresh();
+    const first = await sync(t, me, merchantBody(sampleCatalog()));
+    expect(first.moreInfo).toBe(
+      'Categories: 2 created, 0 updated, 0 unchanged, 0 removed. Products: 3 created, 0 updated, 0 unchanged, 0 removed. Discarded: none.',
+    );
+    const idOf = (r: Awaited<ReturnType<typeof merchantRecord>>, pdv: string) => productByPdv(r, pdv)?.id;
+    const record = await merchantRecord(t, me);
+    expect((await catalogFeed(me.merchantId)).at(-1)?.data.changedProductIds).toEqual(
+      ['P1', 'P2', 'P3'].map((pdv) => idOf(record, pdv)).sort(),
+    );
+
+    clock.advance(1000);
+    const again = await sync(t, me, merchantBody(sampleCatalog()));
+    expect(again).toMatchObject({ status: 'SUCCESS' });
+    expect(again.moreInfo).toBe(
+      'Categories: 0 created, 0 updated, 2 unchanged, 0 removed. Products: 0 created, 0 updated, 3 unchanged, 0 removed. Discarded: none.',
+    );
+    const unchangedCounts = {
+      categories: { created: 0, updated: 0, unchanged: 2, removed: 0 },
+      products: { created: 0, updated: 0, unchanged: 3, removed: 0 },
+    };
+    expect((await operatorSyncs(t, me.merchantId))[0].details).toMatchObject({ counts: unchangedCounts });
+    expect((await catalogFeed(me.merchantId)).at(-1)?.data).toMatchObject({
+      status: 'SUCCESS',
+      counts: unchangedCounts,
+      changedProductIds: [],
+    });
+
+    clock.advance(1000);
+    const cheaper = sampleCatalog();
+    cheaper.itemOffers[1] = { ...cheaper.itemOffers[1], price: { value: 49.9 } };
+    const priced = await sync(t, me, merchantBody(cheaper));
+    expect(priced.moreInfo).toBe(
+      'Categories: 0 created, 0 updated, 2 unchanged, 0 removed. Products: 0 created, 1 updated, 2 unchanged, 0 removed. Discarded: none.',
+    );
+    const pricedCounts = {
+      categories: { created: 0, updated: 0, unchanged: 2, removed: 0 },
+      products: { created: 0, updated: 1, unchanged: 2, removed: 0 },
+    };
+    expect((await operatorSyncs(t, me.merchantId))[0].details).toMatchObject({ counts: pricedCounts });
+    expect((await catalogFeed(me.merchantId)).at(-1)?.data).toMatchObject({
+      counts: pricedCounts,
+      changedProductIds: [idOf(record, 'P2')],
+    });
+    expect(productByPdv(await merchantRecord(t, me), 'P2')?.price).toBe(49.9);
+
+    // An image alone changes its product; a product moved between categories changes both.
+    clock.advance(1000);
+    const moved = structuredClone(cheaper);
+    moved.items[2] = { ...moved.items[2], image: { url: 'https://img.example/linguica.jpg' } };
+    moved.categories[0].itemOfferId = ['O1'];
+    moved.categories[1].itemOfferId = ['O3', 'O2'];
+    const movedStatus = await sync(t, me, merchantBody(moved));
+    expect(movedStatus.moreInfo).toBe(
+      'Categories: 0 created, 2 updated, 0 unchanged, 0 removed. Products: 0 created, 1 updated, 2 unchanged, 0 removed. Discarded: none.',
+    );
+    expect((await catalogFeed(me.merchantId)).at(-1)?.data.changedProductIds).toEqual([idOf(record, 'P3')]);
+
+    // The same catalog once more, onlyAddProducts true: nothing to change either.
+    clock.advance(1000);
+    const onlyAdd = await sync(t, me, merchantBody(moved, { onlyAddProducts: true }));
+    expect(onlyAdd.moreInfo).toBe(
+      'Categories: 0 created, 0 updated, 2 unchanged, 0 removed. Products: 0 created, 0 updated, 3 unchanged, 0 removed. Discarded: none.',
+    );
   });
 
   it('uses the category index only at creation and the payload position when index is absent', async () => {

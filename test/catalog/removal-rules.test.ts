@@ -67,7 +67,7 @@ describe('onlyAddProducts and removal rules (spec 4.3)', () => {
     const { me, handProductId } = await seeded();
     const status = await sync(t, me, merchantBody(smaller(), { onlyAddProducts: true }));
     expect(status.status).toBe('SUCCESS');
-    expect(status.moreInfo).toContain('Categories: 1 created, 1 updated, 0 removed.');
+    expect(status.moreInfo).toContain('Categories: 1 created, 1 updated, 0 unchanged, 0 removed.');
     const r = await merchantRecord(t, me);
     expect(r.categories.map((c) => c.pdv_external_id).sort((a, b) => String(a).localeCompare(String(b)))).toEqual([
       'C1',
@@ -93,7 +93,7 @@ describe('onlyAddProducts and removal rules (spec 4.3)', () => {
     const status = await sync(t, me, merchantBody(smaller()));
     expect(status.status).toBe('SUCCESS');
     expect(status.moreInfo).toBe(
-      'Categories: 1 created, 1 updated, 1 removed. Products: 1 created, 1 updated, 2 removed. Discarded: none.',
+      'Categories: 1 created, 1 updated, 0 unchanged, 1 removed. Products: 1 created, 1 updated, 0 unchanged, 2 removed. Discarded: none.',
     );
     const r = await merchantRecord(t, me);
     expect(r.categories.map((c) => c.pdv_external_id ?? c.id).sort()).toEqual(['C1', 'C4', handCategoryId].sort());

@@ -109,7 +109,7 @@ describe('GET /v1/merchantStatus (spec 4.4, D16, D21)', () => {
     expect(done.status).toBe('SUCCESS');
     expect(done.lastRead).toBe(clock.now().toISOString());
     expect(done.moreInfo).toBe(
-      'Categories: 2 created, 0 updated, 0 removed. Products: 3 created, 0 updated, 0 removed. Discarded: none.',
+      'Categories: 2 created, 0 updated, 0 unchanged, 0 removed. Products: 3 created, 0 updated, 0 unchanged, 0 removed. Discarded: none.',
     );
   });
 });
