@@ -132,7 +132,7 @@ describe('use 3: entityType and updatedObjects, in Open Delivery shapes', () => 
       status: 'FAIL',
       lastRead: clock.now().toISOString(),
       moreInfo:
-        'Products: 0 created, 1 updated, 0 removed. Discarded: 1 (itemOffers 1). ' +
+        'Products: 0 created, 1 updated, 0 unchanged, 0 removed. Discarded: 1 (itemOffers 1). ' +
         'itemOffer "NOPE" (itemOffers[1]): no product has this pdv_external_id (create it with a MERCHANT upload).',
     });
     expect(productByPdv(await merchantRecord(t, me), 'P1')).toMatchObject({ price: 79.9, status: 'UNAVAILABLE' });
@@ -161,7 +161,7 @@ describe('use 3: entityType and updatedObjects, in Open Delivery shapes', () => 
     expect(status).toMatchObject({
       status: 'SUCCESS',
       moreInfo:
-        'Products: 0 created, 1 updated, 0 removed. Discarded: none. Not mapped: name, description and unit: kept as registered ' +
+        'Products: 0 created, 1 updated, 0 unchanged, 0 removed. Discarded: none. Not mapped: name, description and unit: kept as registered ' +
         '(spec 4.3 sets them only when a product is created); item images beyond the first (1): one image per product is kept (MAIN first).',
     });
     expect(productByPdv(await merchantRecord(t, me), 'P2')).toMatchObject({
@@ -184,7 +184,7 @@ describe('use 3: entityType and updatedObjects, in Open Delivery shapes', () => 
     });
     expect(status.status).toBe('FAIL');
     expect(status.moreInfo).toBe(
-      'Categories: 0 created, 1 updated, 0 removed. Discarded: 1 (categories 1). category "C7" (categories[1]): ' +
+      'Categories: 0 created, 1 updated, 0 unchanged, 0 removed. Discarded: 1 (categories 1). category "C7" (categories[1]): ' +
         'no category has this id (a new category comes with the whole menu: POST an empty body). Not mapped: itemOfferId, index, ' +
         'image and description of a CATEGORY update: not applied (which products a category holds, and in what order, change ' +
         'with the whole menu: POST /v1/merchantUpdate with an empty body).',
@@ -192,6 +192,12 @@ describe('use 3: entityType and updatedObjects, in Open Delivery shapes', () => 
     const r = await merchantRecord(t, me);
     expect(categoryByPdv(r, 'C2')).toMatchObject({ name: 'Suínos', status: 'UNAVAILABLE', index: 1 });
     expect(categoryByPdv(r, 'C2')?.productsId).toHaveLength(1);
+    // The same update again matches C2 and changes nothing.
+    const again = await notifyAndSettle(t, me, {
+      entityType: 'CATEGORY',
+      updatedObjects: [{ id: 'C2', index: 5, name: 'Suínos', externalCode: 'C2', status: 'UNAVAILABLE' }],
+    });
+    expect(again.moreInfo).toMatch(/^Categories: 0 created, 0 updated, 1 unchanged, 0 removed\. Discarded: none\./);
   });
 
   it('MERCHANT: a whole menu in updatedObjects[0] replaces the POS catalog (spec 4.3 removal rules)', async () => {
@@ -200,7 +206,7 @@ describe('use 3: entityType and updatedObjects, in Open Delivery shapes', () => 
     const status = await notifyAndSettle(t, me, { entityType: 'MERCHANT', updatedObjects: [whole] });
     expect(status.status).toBe('SUCCESS');
     expect(status.moreInfo).toMatch(
-      /^Categories: 3 created, 0 updated, 2 removed\. Products: 8 created, 0 updated, 3 removed\./,
+      /^Categories: 3 created, 0 updated, 0 unchanged, 2 removed\. Products: 8 created, 0 updated, 0 unchanged, 3 removed\./,
     );
     const r = await merchantRecord(t, me);
     expect(productByPdv(r, 'P1')).toBeUndefined();
@@ -243,7 +249,7 @@ describe('use 4: merchantStatus with entityType and updatedObjects does both', (
     expect(status).toMatchObject({
       status: 'SUCCESS',
       moreInfo:
-        'Merchant status: UNAVAILABLE (order receiving off). Products: 0 created, 1 updated, 0 removed. Discarded: none.',
+        'Merchant status: UNAVAILABLE (order receiving off). Products: 0 created, 1 updated, 0 unchanged, 0 removed. Discarded: none.',
     });
     expect(await operatorStatus(me.merchantId)).toBe('UNAVAILABLE');
     expect(productByPdv(await merchantRecord(t, me), 'P3')).toMatchObject({ price: 33, status: 'AVAILABLE' });

@@ -49,7 +49,9 @@ describe('the sandbox POS against the platform', () => {
       );
       server.setMenu(odButcherMenu({ prices: { picanha: 92.5 } }));
       const changed = await notifyAndSettle(t, me);
-      expect(changed.moreInfo).toMatch(/^Categories: 0 created, 3 updated, 0 removed\. Products: 0 created, 8 updated/);
+      expect(changed.moreInfo).toMatch(
+        /^Categories: 0 created, 0 updated, 3 unchanged, 0 removed\. Products: 0 created, 1 updated, 7 unchanged, 0 removed\./,
+      );
       expect(productByPdv(await merchantRecord(t, me), odId('item', 'picanha'))?.price).toBe(92.5);
       expect(server.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
         'GET /v1/merchant 200',
@@ -91,7 +93,7 @@ describe('cleaver sandbox od-pos', { timeout: 90_000 }, () => {
     expect(lines).toContainEqual({ pos: { method: 'GET', path: '/v1/merchant', status: 200 } });
     const sync = lines.find((l) => 'sync' in l)?.sync as { status: string; moreInfo: string };
     expect(sync.status).toBe('SUCCESS');
-    expect(sync.moreInfo).toMatch(/^Categories: 3 created, 0 updated, 0 removed\. Products: 8 created/);
+    expect(sync.moreInfo).toMatch(/^Categories: 3 created, 0 updated, 0 unchanged, 0 removed\. Products: 8 created/);
     const client = createPosClient({ baseUrl: server.url, clientId: m.merchantId, clientSecret: m.clientSecret });
     const record = await client.getMerchant();
     expect(record.products.map((p) => p.pdv_external_id).sort()).toEqual(
