@@ -74,6 +74,39 @@ export const MerchantRecordSchema = Type.Object({
   products: Type.Array(RecordProduct),
 });
 
+/** What a finished sync did to one kind of object (D17): matched objects are updated or unchanged. */
+const KindCountsView = Type.Object({
+  created: Type.Integer({ description: 'Objects the sync created.' }),
+  updated: Type.Integer({ description: 'Objects it matched whose stored values really changed.' }),
+  unchanged: Type.Optional(
+    Type.Integer({
+      description:
+        'Objects it matched and left as they were (an identical re-push is all unchanged). Absent from syncs ' +
+        'recorded before it was counted, whose `updated` counts every matched object.',
+    }),
+  ),
+  removed: Type.Integer({ description: 'POS-linked objects it removed (spec 4.3 removal rules).' }),
+});
+
+/** The structured counterpart of moreInfo (D17); null while PROCESSING. */
+const SyncDetails = Type.Object(
+  {
+    counts: Type.Optional(
+      Type.Object(
+        {
+          categories: KindCountsView,
+          products: KindCountsView,
+          discarded: Type.Record(Type.String(), Type.Integer(), {
+            description: 'Discarded objects per kind (updatedObjects, categories, itemOffers, items, links).',
+          }),
+        },
+        { description: 'Per kind: created, updated, unchanged and removed; discarded objects per kind.' },
+      ),
+    ),
+  },
+  { additionalProperties: true },
+);
+
 /**
  * operator-api.md#catalog catalogSyncs: status, moreInfo, structured details, times. `source` NOTIFY and
  * `format` opendelivery are Open Delivery's notification and bodies (D29); so are the entityTypes
@@ -88,7 +121,7 @@ export const SyncView = Type.Object({
   }),
   status: Type.Enum(['PROCESSING', 'SUCCESS', 'FAIL'], { description: 'PROCESSING, SUCCESS or FAIL.' }),
   moreInfo: Type.Union([Type.String(), Type.Null()]),
-  details: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+  details: Type.Union([SyncDetails, Type.Null()]),
   attempts: Type.Integer({ description: 'How many times processing was started.' }),
   receivedAt: DateTime(),
   startedAt: Type.Union([DateTime(), Type.Null()]),

@@ -152,7 +152,8 @@ const STRING_BY_NAME: Record<string, string> = {
   reason: 'Acabou a picanha',
   description: 'Picanha bovina, peça inteira',
   message: 'O entregador chegou',
-  moreInfo: 'Item fraldinha: offer of-fraldinha has no price.value; dropped',
+  moreInfo:
+    'Categories: 0 created, 0 updated, 3 unchanged, 0 removed. Products: 0 created, 1 updated, 7 unchanged, 0 removed. Discarded: none.',
   externalCode: '2001',
   orderExternalCode: 'PDV-7',
   pdv_external_id: 'picanha',
