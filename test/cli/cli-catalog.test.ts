@@ -34,6 +34,14 @@ describe('cleaver pos catalog … against a running server', { timeout: 90_000 }
     expect(pushed.stdout).toMatch(/catalog sync (PROCESSING|SUCCESS) \(\d+\.\d s\)/);
     expect(pushed.stdout).toMatch(/status:\s+SUCCESS/);
     expect(pushed.stdout).toContain('moreInfo:');
+    expect(pushed.stdout).toMatch(/Categories: [1-9]\d* created, 0 updated, 0 unchanged, 0 removed\./);
+
+    // The same file again: nothing to change, and the counts say so.
+    const repushed = await runCli(['pos', 'catalog', 'push', file, '--wait', '--interval', '0.1'], posEnv);
+    expect(repushed.code).toBe(0);
+    expect(repushed.stdout).toMatch(
+      /Categories: 0 created, 0 updated, [1-9]\d* unchanged, 0 removed\. Products: 0 created, 0 updated, [1-9]\d* unchanged, 0 removed\./,
+    );
 
     const status = await runCli(['pos', 'catalog', 'status', '--json'], posEnv);
     expect(status.code).toBe(0);

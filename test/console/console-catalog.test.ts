@@ -47,6 +47,13 @@ describe('catalog', () => {
 
     const merchantPage = await s.get(`/console/merchants/${me.merchantId}`);
     expect(merchantPage.body).toContain('<div><dt>Products</dt><dd>3 (2 available)</dd></div>');
+
+    // The same upload again: the newest sync says nothing changed.
+    await sync(t, me, merchantBody(spec));
+    const again = await s.get(`/console/merchants/${me.merchantId}/catalog`);
+    expect(again.body).toContain(
+      'Categories: 0 created, 0 updated, 2 unchanged, 0 removed. Products: 0 created, 0 updated, 3 unchanged, 0 removed.',
+    );
   });
 
   it('adds products and categories by hand, refusing bad input with an HTML error', async () => {

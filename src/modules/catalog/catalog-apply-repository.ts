@@ -144,7 +144,11 @@ export async function applyMerchantPlan(
     oldImages.map((p) => productIds.get(p.pdvId) as string),
     oldImages.map((p) => p.imageUrl as string),
   );
-  await markWritten(tx, [...newImageIds].filter((id) => !changedProducts.has(id)), at);
+  await markWritten(
+    tx,
+    [...newImageIds].filter((id) => !changedProducts.has(id)),
+    at,
+  );
   for (const id of newImageIds) changedProducts.add(id);
   products.updated = changedProducts.size;
   products.unchanged = oldPs.length - products.updated;
@@ -318,7 +322,11 @@ export async function applyItemPlan(tx: Queryable, merchantId: string, plan: Ite
     withImage.map((i) => i.imageUrl as string),
   );
   const changedIds = new Set(updated.rows.map((r) => r.id));
-  await markWritten(tx, [...newImageIds].filter((id) => !changedIds.has(id)), at);
+  await markWritten(
+    tx,
+    [...newImageIds].filter((id) => !changedIds.has(id)),
+    at,
+  );
   for (const id of newImageIds) changedIds.add(id);
   const changed = new Set(rows.filter((r) => changedIds.has(r.id)).map((r) => r.pdv));
   return { matched: new Set(matched.keys()), changed };

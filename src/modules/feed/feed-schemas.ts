@@ -96,7 +96,11 @@ export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
       {
         syncId: Uuid(),
         status: Type.Enum(['SUCCESS', 'FAIL']),
-        counts: Type.Unknown(),
+        counts: Type.Unknown({
+          description:
+            'Per kind (categories, products): {created, updated, unchanged, removed}, updated counting only objects whose ' +
+            'values really changed; and discarded per kind (D17).',
+        }),
         changedProductIds: Type.Array(Type.String()),
       },
       'A catalog upload or pull finished: the storefront follows',
