@@ -141,7 +141,8 @@ export const FIELD_DOCS: Record<string, string> = {
     'true: add and update only, never unlink or remove. false (default): records missing from a MERCHANT upload are removed.',
   updatedObjects: 'The objects of the entityType (see the body variants).',
   lastRead: 'When the platform last read this status.',
-  moreInfo: 'What went wrong or was dropped, in words (null when there is nothing to add).',
+  moreInfo:
+    'In words: per kind, how many objects were created, updated (a value really changed), unchanged and removed; what was dropped and why (null when there is nothing to add).',
   source: 'UPLOAD (PUT /v1/merchantUpdate), PULL (the platform fetched it) or NOTIFY (an Open Delivery notification).',
   format: 'The dialect of the body: cleaver or opendelivery.',
   details: 'Structured details: what was dropped and why, counts.',

@@ -150,7 +150,8 @@ export const OPERATION_DOCS: Record<string, OperationDoc> = {
       'store: categories, offers, items), ITEM (existing products, flat) or ITEM_OFFER (prices and availability of ' +
       'existing products, flat). 204 only means stored and queued: processing is asynchronous; follow GET ' +
       '/v1/merchantStatus until SUCCESS or FAIL and do not upload again meanwhile. A FAIL can be a partial success; ' +
-      'moreInfo lists what was dropped. Errors: 400 for a bad envelope (missing entityType or updatedObjects, ' +
+      'moreInfo gives per kind how many objects were created, updated (a value really changed), unchanged and ' +
+      'removed, and lists what was dropped. Errors: 400 for a bad envelope (missing entityType or updatedObjects, ' +
       'merchantStatus missing for MERCHANT, or a top-level key other than entityType, merchantStatus, ' +
       'onlyAddProducts and updatedObjects, D34); 413 when the body is too large.',
   },
