@@ -12,8 +12,11 @@ export interface RateLimitHit {
 }
 
 export interface RateLimitStore {
-  /** The memory store answers synchronously; Redis with a promise. */
-  hit(key: string, windowMs: number): RateLimitHit | Promise<RateLimitHit>;
+  /**
+   * The memory store answers synchronously; Redis with a promise, or synchronously for a key far
+   * from its `limit` (createRedisStore). Every hit is counted either way.
+   */
+  hit(key: string, windowMs: number, limit?: number): RateLimitHit | Promise<RateLimitHit>;
   close?(): Promise<void>;
   /** Whether the shared counters are in use (health); absent for a store that cannot fail. */
   status?(): 'ok' | 'unavailable';
@@ -139,14 +142,28 @@ export async function prepareRedisStore(
   return lastProblem;
 }
 
+/** How old the last count Redis gave for a key may be for a hit to be answered from it. */
+const LOCAL_FRESH_MS = 1_000;
+/** Keys whose last count a store keeps at most (then it starts again): a bound, not a size to tune. */
+const MAX_KNOWN_KEYS = 100_000;
+
 /**
  * Shared counters in Redis. The hits of one event-loop turn go in one script call (sent when the
  * turn ends): under a poll storm one call counts many polls, where a call per request was the
  * biggest cost of a poll answered from the pending-keys cache (docs/adr/0012-pending-keys-cache.md).
- * Each hit still counts exactly once, in order, so the budget is as exact as before (D23).
+ * Each hit counts exactly once, in order (D23).
+ *
+ * A hit is answered at once, without waiting for Redis, when the count Redis gave for its key less
+ * than a second ago, plus this process's hits still on their way, stays within half the key's
+ * limit; it is still counted in Redis, and its answer teaches the store the new count. Near the
+ * limit, for a key not seen lately, or after a failed call, a hit waits for Redis as before, so
+ * the 429 itself is always decided on the shared count. What this gives up: a burst of
+ * more than half a key's limit within one second on other processes can let this process pass up
+ * to half the limit more in that second (docs/adr/0013-rate-limit-answered-from-the-last-count.md).
  */
-export function createRedisStore(redis: Redis): RateLimitStore {
+export function createRedisStore(redis: Redis, options: { now?: () => number } = {}): RateLimitStore {
   const client = defineHitCommand(redis);
+  const now = options.now ?? Date.now;
   type Waiting = { key: string; windowMs: number; resolve(hit: RateLimitHit): void; reject(error: unknown): void };
   let turn: Waiting[] = [];
   const send = (hits: Waiting[]) => {
@@ -168,13 +185,70 @@ export function createRedisStore(redis: Redis): RateLimitStore {
     turn = [];
     for (let i = 0; i < hits.length; i += MAX_HITS_PER_CALL) send(hits.slice(i, i + MAX_HITS_PER_CALL));
   };
+  const enqueue = (waiting: Waiting) => {
+    turn.push(waiting);
+    // setImmediate runs after every socket the loop read this turn: their hits go together.
+    if (turn.length === 1) setImmediate(flush);
+  };
+
+  // What Redis last said of each key: its count, when its window ends, when it said so; `local` is
+  // this process's hits answered from it and not yet counted back.
+  type Known = { count: number; resetAt: number; seenAt: number; local: number };
+  const known = new Map<string, Known>();
+  const learn = (key: string, hit: RateLimitHit) => {
+    const t = now();
+    let k = known.get(key);
+    if (!k) {
+      if (known.size >= MAX_KNOWN_KEYS) known.clear();
+      k = { count: 0, resetAt: 0, seenAt: 0, local: 0 };
+      known.set(key, k);
+    }
+    const resetAt = t + hit.resetMs;
+    // A later window starts its count again; within one, answers come in order on one connection.
+    k.count = resetAt > k.resetAt + LOCAL_FRESH_MS ? hit.count : Math.max(k.count, hit.count);
+    k.resetAt = resetAt;
+    k.seenAt = t;
+  };
+
   return {
-    hit(key, windowMs) {
-      return new Promise<RateLimitHit>((resolve, reject) => {
-        turn.push({ key, windowMs, resolve, reject });
-        // setImmediate runs after every socket the loop read this turn: their hits go together.
-        if (turn.length === 1) setImmediate(flush);
-      });
+    hit(key, windowMs, limit) {
+      const k = limit === undefined ? undefined : known.get(key);
+      const t = now();
+      if (
+        k &&
+        limit !== undefined &&
+        t - k.seenAt < LOCAL_FRESH_MS &&
+        k.resetAt - t > LOCAL_FRESH_MS &&
+        (k.count + k.local + 1) * 2 <= limit
+      ) {
+        k.local += 1;
+        const answer = { count: k.count + k.local, resetMs: k.resetAt - t };
+        enqueue({
+          key,
+          windowMs,
+          resolve: (hit) => {
+            k.local -= 1;
+            learn(key, hit);
+          },
+          // Redis failed: forget the key, so that its next hit waits for Redis (and the failover).
+          reject: () => {
+            k.local -= 1;
+            known.delete(key);
+          },
+        });
+        return answer;
+      }
+      return new Promise<RateLimitHit>((resolve, reject) =>
+        enqueue({
+          key,
+          windowMs,
+          resolve: (hit) => {
+            if (limit !== undefined) learn(key, hit);
+            resolve(hit);
+          },
+          reject,
+        }),
+      );
     },
   };
 }
@@ -233,15 +307,19 @@ export function createFailoverStore(
   let openUntil = 0;
   let probing = false;
   return {
-    hit(key, windowMs) {
+    hit(key, windowMs, limit) {
       if (probing || now() < openUntil) return fallback.hit(key, windowMs);
-      if (openUntil !== 0) probing = true; // the one request that tries Redis again
+      const probe = openUntil !== 0;
       let pending: Promise<RateLimitHit>;
       try {
-        pending = Promise.resolve(primary.hit(key, windowMs));
+        const hit = primary.hit(key, windowMs, probe ? undefined : limit);
+        // Answered from what the shared counters said a moment ago (createRedisStore).
+        if (!(hit instanceof Promise)) return hit;
+        pending = hit;
       } catch (error) {
         pending = Promise.reject(error);
       }
+      if (probe) probing = true; // the one request that tries Redis again
       return withTimeout(pending, options.timeoutMs).then(
         (hit) => {
           openUntil = 0;
@@ -313,7 +391,7 @@ export function rateLimitHook(
   return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     let hit: RateLimitHit | Promise<RateLimitHit>;
     try {
-      hit = store.hit(storeKeyOf(keyOf(request)), group.windowMs);
+      hit = store.hit(storeKeyOf(keyOf(request)), group.windowMs, group.limit);
     } catch (error) {
       onStoreError(error);
       return done();

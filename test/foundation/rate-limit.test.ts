@@ -76,6 +76,78 @@ if (redisUrl) {
       }
     });
 
+    it('answers a key far from its limit at once from the count Redis gave, and still counts every hit there', async () => {
+      const redis = await openRedisClient(redisUrl);
+      try {
+        expect(await prepareRedisStore(redis, { waitMs: 10_000, timeoutMs: 1_000 })).toBeNull();
+        const store = createRedisStore(redis);
+        const key = `local-${randomUUID()}`;
+        // Not seen yet: the first hit waits for Redis.
+        const first = store.hit(key, 60_000, 100);
+        expect(first).toBeInstanceOf(Promise);
+        expect(await first).toMatchObject({ count: 1 });
+        // Then, far from the limit (at most half of it), answered at once with the count to expect.
+        const quick = Array.from({ length: 10 }, () => store.hit(key, 60_000, 100));
+        expect(quick.some((h) => h instanceof Promise)).toBe(false);
+        expect(quick.map((h) => (h as { count: number }).count)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+        // Each of them was counted in Redis all the same.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await store.hit(key, 60_000)).toMatchObject({ count: 12 });
+      } finally {
+        redis.disconnect();
+      }
+    });
+
+    it('waits for Redis near the limit and for a key whose count it has not heard lately', async () => {
+      const redis = await openRedisClient(redisUrl);
+      try {
+        expect(await prepareRedisStore(redis, { waitMs: 10_000, timeoutMs: 1_000 })).toBeNull();
+        let now = Date.now();
+        const store = createRedisStore(redis, { now: () => now });
+        const key = `near-${randomUUID()}`;
+        expect(await store.hit(key, 60_000, 10)).toMatchObject({ count: 1 });
+        // Up to half of 10 at once; the sixth waits for the shared count, as does every later one.
+        const kinds = [];
+        for (let i = 2; i <= 12; i++) {
+          const hit = store.hit(key, 60_000, 10);
+          kinds.push(hit instanceof Promise ? 'waited' : 'at once');
+          expect((await hit).count).toBe(i);
+        }
+        expect(kinds).toEqual(['at once', 'at once', 'at once', 'at once', ...Array(7).fill('waited')]);
+        // A key far from its limit, but heard of more than a second ago: it waits too.
+        const other = `stale-${randomUUID()}`;
+        expect(await store.hit(other, 60_000, 100)).toMatchObject({ count: 1 });
+        expect(store.hit(other, 60_000, 100)).not.toBeInstanceOf(Promise);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        now += 1_001;
+        const late = store.hit(other, 60_000, 100);
+        expect(late).toBeInstanceOf(Promise);
+        expect(await late).toMatchObject({ count: 3 });
+      } finally {
+        redis.disconnect();
+      }
+    });
+
+    it('two processes sharing one key let exactly its limit through, paced as POS requests are', async () => {
+      const [ra, rb] = [await openRedisClient(redisUrl), await openRedisClient(redisUrl)];
+      try {
+        for (const r of [ra, rb]) expect(await prepareRedisStore(r, { waitMs: 10_000, timeoutMs: 1_000 })).toBeNull();
+        const [a, b] = [createRedisStore(ra), createRedisStore(rb)];
+        const key = `shared-${randomUUID()}`;
+        let allowed = 0;
+        for (let i = 0; i < 30; i++) {
+          const hit = await (i % 2 === 0 ? a : b).hit(key, 60_000, 20);
+          if (hit.count <= 20) allowed += 1;
+          await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+        expect(allowed).toBe(20);
+        expect(await a.hit(key, 60_000)).toMatchObject({ count: 31 });
+      } finally {
+        ra.disconnect();
+        rb.disconnect();
+      }
+    });
+
     it('lets requests through when Redis is unreachable (fails open)', async () => {
       const redis = new Redis('redis://127.0.0.1:1', {
         lazyConnect: true,
