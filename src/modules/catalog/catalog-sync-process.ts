@@ -261,6 +261,22 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
       }));
   }
 
+  /** What an ITEM or ITEM_OFFER plan did: products updated or unchanged, and the discarded entries (unknown ids too) in upload order. */
+  function productUpdates(
+    matched: Set<string>,
+    changed: Set<string>,
+    discarded: Discarded[],
+    entries: Array<{ pdvId: string; index: number }>,
+    kind: 'items' | 'itemOffers',
+  ): { counts: ReturnType<typeof zero>; discarded: Discarded[] } {
+    const counts = zero();
+    counts.products = flatCounts(matched, changed);
+    return {
+      counts,
+      discarded: [...discarded, ...unknownProducts(entries, matched, kind)].sort((a, b) => a.index - b.index),
+    };
+  }
+
   async function applyWork(tx: Queryable, merchantId: string, work: Work, at: Date): Promise<SyncOutcome> {
     if (work.kind === 'cleaver') {
       const plan = work.plan;
@@ -275,48 +291,29 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
           : await applyRepo.applyOfferPlan(tx, merchantId, plan, at);
       const entries = plan.entityType === 'ITEM' ? plan.items : plan.offers;
       const kind = plan.entityType === 'ITEM' ? 'items' : 'itemOffers';
-      const discarded = [...plan.discarded, ...unknownProducts(entries, matched, kind)].sort(
-        (a, b) => a.index - b.index,
-      );
-      const counts = zero();
-      counts.products = flatCounts(matched, changed);
+      const { counts, discarded } = productUpdates(matched, changed, plan.discarded, entries, kind);
       return describeOutcome(plan.entityType, counts, discarded, null);
     }
     if (work.kind === 'od-merchant') return applyOdMerchant(tx, merchantId, work.merchant, 'MERCHANT', null, at);
 
     const { plan, merchantStatus, entityType } = work;
     if (!plan) return describeOdOutcome({ entityType, merchantStatus });
+    const productsOutcome = (updates: ReturnType<typeof productUpdates>, notMapped: string[]) =>
+      describeOdOutcome({ entityType, merchantStatus, ...updates, lines: ['products'], notMapped });
     switch (plan.kind) {
       case 'merchant':
         return applyOdMerchant(tx, merchantId, plan.merchant, 'MERCHANT', merchantStatus, at);
       case 'items': {
         const { matched, changed } = await applyRepo.applyItemPlan(tx, merchantId, plan.items, at);
         const statuses = await applyRepo.applyOfferPlan(tx, merchantId, plan.statuses, at);
-        const counts = zero();
-        counts.products = flatCounts(matched, new Set([...changed, ...statuses.changed]));
-        const discarded = [...plan.items.discarded, ...unknownProducts(plan.items.items, matched, 'items')];
-        return describeOdOutcome({
-          entityType,
-          merchantStatus,
-          counts,
-          lines: ['products'],
-          discarded: discarded.sort((a, b) => a.index - b.index),
-          notMapped: plan.notMapped,
-        });
+        const allChanged = new Set([...changed, ...statuses.changed]);
+        const updates = productUpdates(matched, allChanged, plan.items.discarded, plan.items.items, 'items');
+        return productsOutcome(updates, plan.notMapped);
       }
       case 'offers': {
         const { matched, changed } = await applyRepo.applyOfferPlan(tx, merchantId, plan.offers, at);
-        const counts = zero();
-        counts.products = flatCounts(matched, changed);
-        const discarded = [...plan.offers.discarded, ...unknownProducts(plan.offers.offers, matched, 'itemOffers')];
-        return describeOdOutcome({
-          entityType,
-          merchantStatus,
-          counts,
-          lines: ['products'],
-          discarded: discarded.sort((a, b) => a.index - b.index),
-          notMapped: plan.notMapped,
-        });
+        const updates = productUpdates(matched, changed, plan.offers.discarded, plan.offers.offers, 'itemOffers');
+        return productsOutcome(updates, plan.notMapped);
       }
       case 'categories': {
         const { matched, changed } = await applyCategoryUpdates(tx, merchantId, plan.categories, at);

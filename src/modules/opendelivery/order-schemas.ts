@@ -4,6 +4,7 @@
 // a POS validating against it rejects `null` where a string is expected.
 import { Type } from 'typebox';
 import { OD_DENY_CANCELLATION_CODES, OdEventTypeEnum } from './event-schemas.js';
+import { odStreetAddress } from './merchant-schemas.js';
 
 const Uuid = () => Type.String({ format: 'uuid' });
 const DateTime = () => Type.String({ format: 'date-time' });
@@ -81,12 +82,7 @@ const OdPaymentMethod = Type.Object({
 });
 
 export const OdDeliveryAddress = Type.Object({
-  country: Type.String({ pattern: '^[A-Z]{2}$' }),
-  state: Type.String(),
-  city: Type.String(),
-  district: Type.String(),
-  street: Type.String(),
-  number: Type.String(),
+  ...odStreetAddress,
   complement: Opt(Type.String()),
   reference: Opt(Type.String()),
   formattedAddress: Type.String(),

@@ -26,19 +26,8 @@ const TRIM_EVERY = 100;
 /** Rows waiting in memory, all keys together, that start a flush before the timer does. */
 const FLUSH_AT_ROWS = 5000;
 
-interface Pending {
-  keyId: string;
-  merchantId: string;
-  at: number;
-  requestId: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  errorTitle: string | null;
-  body: string | null;
-  bodyTruncated: boolean;
-}
+/** A row waiting in memory: the row to insert, its time as epoch milliseconds. */
+type Pending = Omit<repo.RequestLogInsert, 'at'> & { at: number };
 
 /** What the log reads of a request (a Fastify request has all of it). */
 export interface LoggedRequest {

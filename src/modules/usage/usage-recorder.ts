@@ -10,17 +10,8 @@ import * as repo from './usage-repository.js';
 const MINUTE = 60_000;
 const MAX_BUCKETS = 200_000;
 
-interface Counter {
-  keyId: string;
-  minute: number;
-  group: RouteGroup;
-  requests: number;
-  errors4xx: number;
-  throttled: number;
-  errors5xx: number;
-  latencyMsSum: number;
-  latencyMsMax: number;
-}
+/** A bucket being counted: its minute as epoch milliseconds. */
+type Counter = Omit<repo.UsageBucket, 'minute' | 'group'> & { minute: number; group: RouteGroup };
 
 interface Seen {
   merchantId: string;

@@ -15,7 +15,7 @@ import { decideRetry as decideRetryAfterFailure, findSigningSecret, type Signing
 import type { Outcome, WebhookMetrics } from './webhook-metrics.js';
 import { createResultWriter } from './webhook-result-writer.js';
 import { createWebhookSender, type SendResult } from './webhook-sender.js';
-import { signWebhook } from './webhook-signing.js';
+import { signDelivery } from './webhook-signing.js';
 import * as repo from './webhooks-repository.js';
 
 /** Spec 4.2: the platform appends this path to the registered base URL. */
@@ -177,14 +177,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
       await finish(row, token, { startedAt, target, result }, decideRetry(row, result, clock.now()));
       return;
     }
-    const headers = signWebhook({
-      appId: config.appId,
-      merchantId: row.merchant_id,
-      webhookId: row.occurrence_id,
-      timestampSec: Math.floor(clock.now().getTime() / 1000),
-      body: row.body,
-      secret,
-    });
+    const headers = signDelivery(config.appId, row, secret, clock.now());
     sender ??= newSender();
     const result = await sender.send(target, headers, row.body);
     const now = clock.now();
