@@ -157,6 +157,23 @@ export function merchantPicker(ctx: PageContext, id: string, filter: MerchantFil
     <input id="${id}" name="merchant" type="search" maxlength="200" value="${filter.typed ?? filter.name ?? ''}" placeholder="${t.common.anyMerchant}"></div>`;
 }
 
+/**
+ * The filter form of a list narrowed to a merchant (orders, webhooks, notices, homologation): the
+ * merchant picker, the list's own fields, and under the form the merchants a typed name matched.
+ */
+export function merchantFilterForm(
+  ctx: PageContext,
+  form: { action: string; label: string; idPrefix: string; filter: MerchantFilter; fields: Html },
+  keep: Record<string, string | undefined>,
+): Html {
+  return html`<form method="get" action="${form.action}" class="inline-form filters" role="search" aria-label="${form.label}">
+  ${merchantPicker(ctx, `${form.idPrefix}-merchant`, form.filter)}
+  ${form.fields}
+  <button type="submit">${ctx.t.common.filter}</button>
+</form>
+${merchantMatches(ctx, form.action, form.filter, keep)}`;
+}
+
 /** Under the filter, when the typed text matched several merchants: pick one. */
 export function merchantMatches(
   ctx: PageContext,

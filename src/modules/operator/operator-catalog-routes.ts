@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { toNumber } from '../../lib/money.js';
-import { setNextLink } from '../../lib/pagination.js';
+import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import { type CatalogService, productView, productViewFields, SyncView } from '../catalog/index.js';
@@ -109,12 +108,11 @@ export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
       },
       handler: async (request, reply) => {
         await merchants.requireMerchant(request.params.merchantId);
-        const { items, next } = await catalog.listSyncs(request.params.merchantId, {
+        const syncs = await catalog.listSyncs(request.params.merchantId, {
           ...request.query,
           limit: request.query.limit ?? 100,
         });
-        setNextLink(request, reply, next);
-        return items;
+        return sendPage(request, reply, syncs);
       },
     }),
   );

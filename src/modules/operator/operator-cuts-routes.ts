@@ -3,9 +3,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { toNumber } from '../../lib/money.js';
 import { declareRoute } from '../../lib/route-declaration.js';
-import { errorResponses, NoContent, Status, Uuid } from '../../lib/schemas.js';
+import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import { type CatalogService, CutView, productView, productViewFields } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 
