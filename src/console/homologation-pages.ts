@@ -7,11 +7,11 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import type { HomologationService, RunReport } from '../modules/homologation/index.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
-import { type ConsoleKit, queryOf } from './console-kit.js';
+import type { ConsoleKit } from './console-kit.js';
 import { type Html, html, path, time } from './html.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
-import { choice, codeBadge, merchantFilter, merchantFilterForm, oneOf } from './widgets.js';
+import { choice, codeBadge, filteredList, merchantFilterForm, oneOf } from './widgets.js';
 
 const STATUS_TONE = { RUNNING: 'info', PASSED: 'ok', FAILED: 'bad', CANCELLED: 'muted' } as const;
 const RESULT_TONE = { pass: 'ok', fail: 'bad', not_observed: 'warn', pending: 'info' } as const;
@@ -131,11 +131,8 @@ export const homologationPages: FastifyPluginAsync<{ kit: ConsoleKit; homologati
   { kit, homologation },
 ) => {
   app.get('/homologations', async (request, reply) => {
-    const ctx = kit.ctx(request);
-    const t = ctx.t;
+    const { ctx, t, q, filter } = await filteredList(kit, request);
     const h = t.homologation;
-    const q = queryOf(request);
-    const filter = await merchantFilter(kit, q);
     const status = oneOf((m) => m.common.status, q.status, RUN_STATUSES);
     const runs =
       filter.typed !== undefined

@@ -3,12 +3,12 @@
 // A notice of a kind the console knows is written in the operator's language from its details;
 // any other kind shows the message the module stored.
 import type { FastifyPluginAsync } from 'fastify';
-import { type ConsoleKit, queryOf } from './console-kit.js';
+import type { ConsoleKit } from './console-kit.js';
 import { badge, type Html, html, path, time } from './html.js';
 import { page } from './layout.js';
 import type { Messages } from './messages/en.js';
 import { troubledEndpointsSection } from './webhooks-pages.js';
-import { choice, merchantFilter, merchantFilterForm, oneOf, pager } from './widgets.js';
+import { choice, filteredList, merchantFilterForm, oneOf, pager } from './widgets.js';
 
 type Notice = Awaited<ReturnType<ConsoleKit['services']['notices']['list']>>['items'][number];
 
@@ -59,10 +59,7 @@ export const noticesPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
   const { notices, merchants } = kit.services;
 
   app.get('/notices', async (request, reply) => {
-    const ctx = kit.ctx(request);
-    const t = ctx.t;
-    const q = queryOf(request);
-    const filter = await merchantFilter(kit, q);
+    const { ctx, t, q, filter } = await filteredList(kit, request);
     const kind = oneOf((m) => m.notices.kind, q.kind, NOTICE_KINDS);
     const cursor = q.cursor && /^[0-9]{1,18}$/.test(q.cursor) ? q.cursor : undefined;
     const found =

@@ -16,7 +16,7 @@ import { money } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
 import { attemptsTable, deliveryBadge, deliveryRank } from './webhooks-pages.js';
-import { choice, codeBadge, merchantFilter, merchantFilterForm, oneOf, pager, searchText } from './widgets.js';
+import { choice, codeBadge, filteredList, merchantFilterForm, oneOf, pager, searchText } from './widgets.js';
 
 type OrderRow = Awaited<ReturnType<ConsoleKit['services']['orders']['getAnyOrder']>>;
 type TimelineEntry = { at: string; kind: string; body: Html };
@@ -70,11 +70,8 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
   const { merchants, orders, events, auth } = kit.services;
 
   app.get('/orders', async (request, reply) => {
-    const ctx = kit.ctx(request);
-    const t = ctx.t;
+    const { ctx, t, q, filter } = await filteredList(kit, request);
     const o = t.orders;
-    const q = queryOf(request);
-    const filter = await merchantFilter(kit, q);
     const merchantId = filter.merchantId;
     const status = oneOf((m) => m.common.status, q.status, ORDER_STATUSES);
     const search = searchText(q.q);

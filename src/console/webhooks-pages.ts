@@ -5,12 +5,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import type { DeliveryView } from '../modules/webhooks/index.js';
 import { notFoundPage } from './console-errors.js';
-import { type ConsoleKit, queryOf } from './console-kit.js';
+import type { ConsoleKit } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
 import { number } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
-import { choice, codeBadge, merchantFilter, merchantFilterForm, oneOf, pager } from './widgets.js';
+import { choice, codeBadge, filteredList, merchantFilterForm, oneOf, pager } from './widgets.js';
 
 const STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
 /** Deliveries per page: each is a card with its attempts. */
@@ -158,11 +158,8 @@ export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
   const { webhooks } = kit.services;
 
   app.get('/webhooks', async (request, reply) => {
-    const ctx = kit.ctx(request);
-    const t = ctx.t;
+    const { ctx, t, q, filter } = await filteredList(kit, request);
     const w = t.webhooks;
-    const q = queryOf(request);
-    const filter = await merchantFilter(kit, q);
     const merchantId = filter.merchantId;
     const status = oneOf((m) => m.common.status, q.status, STATUSES);
     const [{ items: found, next }, ...counts] = await Promise.all([

@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
-import type { ConsoleKit } from './console-kit.js';
+import { type ConsoleKit, queryOf } from './console-kit.js';
 import { badge, type Html, html, type Tone, time } from './html.js';
 import type { PageContext } from './layout.js';
 import type { Messages } from './messages/en.js';
@@ -139,6 +139,13 @@ export async function merchantFilter(kit: ConsoleKit, q: Record<string, string>)
     filter.name = options?.find((o) => o.id === id)?.name ?? (await merchants.merchantNames([id])).get(id);
   }
   return filter;
+}
+
+/** What a list with the merchant filter starts from: the page's context, its query and the filter. */
+export async function filteredList(kit: ConsoleKit, request: FastifyRequest) {
+  const ctx = kit.ctx(request);
+  const q = queryOf(request);
+  return { ctx, t: ctx.t, q, filter: await merchantFilter(kit, q) };
 }
 
 /** The filter's field: a select of every merchant, or a search field when there are too many. */

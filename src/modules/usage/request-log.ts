@@ -1,17 +1,8 @@
-// The integrator's request log (what Stripe's request log gives; README.md, "The request log"):
-// the last 1,000 requests of each integration key, kept 24 hours, with the error title and, for a failed
-// request, its body (2 KB at most, secrets redacted). On the request path it costs one object
-// pushed on an array; rows are written by one INSERT a second (or sooner when many are waiting),
-// at most the newest 1,000 per key (older ones would be trimmed at once), and a key is trimmed
-// back to 1,000 rows after every 100 this process wrote for it. Reads flush this process's rows
-// first, so what a POS just did is in what it reads from the same process. A batch the database
-// refuses is dropped and reported: this is an aid to integrators, not a record (the audit log and
-// the event log are).
-import type { Db } from '../../db/db.js';
-import { type Clock, epochMs } from '../../lib/clock.js';
+import { epochMs } from '../../lib/clock.js';
 import { errorTitleOf } from '../../lib/error-title.js';
 import { redactedJson } from '../../lib/redact.js';
 import * as repo from './request-log-repository.js';
+import type { BatchWriterDeps } from './usage-recorder.js';
 
 /** Rows kept per key. */
 export const REQUEST_LOG_KEEP = 1000;
@@ -49,12 +40,7 @@ export interface RequestLogEntry {
   requestBodyTruncated: boolean;
 }
 
-export function createRequestLog(deps: {
-  db: Db;
-  clock: Clock;
-  flushEveryMs?: number;
-  onError?: (error: unknown) => void;
-}) {
+export function createRequestLog(deps: BatchWriterDeps) {
   const { db, clock } = deps;
   const flushEveryMs = deps.flushEveryMs ?? 1_000;
   let waiting = new Map<string, Pending[]>();

@@ -20,12 +20,17 @@ interface Seen {
   lastAckAt: number;
 }
 
-export function createUsageRecorder(deps: {
+/** What a batch writer of this module (this recorder, the request log) is given. */
+export interface BatchWriterDeps {
   db: Db;
   clock: Clock;
+  /** How often waiting rows are written. */
   flushEveryMs?: number;
+  /** A batch the database refused. */
   onError?: (error: unknown) => void;
-}) {
+}
+
+export function createUsageRecorder(deps: BatchWriterDeps) {
   const { db, clock } = deps;
   let counters = new Map<string, Counter>();
   let seen = new Map<string, Seen>();
