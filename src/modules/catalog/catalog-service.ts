@@ -14,7 +14,7 @@ import { productView } from './catalog-schemas.js';
 import { createSyncProcessor, type SyncProcessorDeps } from './catalog-sync-process.js';
 import * as syncRepo from './catalog-sync-repository.js';
 import { createCatalogSyncWorker } from './catalog-sync-worker.js';
-import { describeOutcome, emptyCounts, type UploadEnvelope } from './catalog-upload-plan.js';
+import { describeOutcome, type UploadEnvelope, zeroCounts } from './catalog-upload-plan.js';
 import type { OdNotificationUse } from './od-notification-plan.js';
 
 export { checkEnvelope, checkMerchantStatus } from './catalog-envelope.js';
@@ -93,7 +93,6 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     cache.delete(merchantId);
   }
 
-  const zero = () => ({ categories: emptyCounts(), products: emptyCounts() });
   const processor = createSyncProcessor(deps);
   // The worker's processing also drops this process's cached record of the merchant (D24).
   async function processSync(sync: syncRepo.ClaimedSync): Promise<void> {
@@ -113,7 +112,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         sync,
         describeOutcome(
           sync.entity_type,
-          zero(),
+          zeroCounts(),
           [],
           null,
           `Processing failed ${sync.attempts - 1} times; nothing of this upload was applied. Send it again or ask support.`,

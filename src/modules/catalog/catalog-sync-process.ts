@@ -20,13 +20,13 @@ import {
   type Availability,
   type Discarded,
   describeOutcome,
-  emptyCounts,
   type KindCounts,
   type MerchantPlan,
   planUpload,
   type SyncOutcome,
   type UploadEnvelope,
   type UploadPlan,
+  zeroCounts,
 } from './catalog-upload-plan.js';
 import { looksLikeOdMerchant, type OdMerchantPlan, planOdMerchant } from './od-merchant-plan.js';
 import { type OdNotificationPlan, planOdNotification } from './od-notification-plan.js';
@@ -85,8 +85,6 @@ interface PulledAnswer {
   sha256: string;
 }
 
-const zero = () => ({ categories: emptyCounts(), products: emptyCounts() });
-
 /** A flat update creates and removes nothing: what it matched was either updated or unchanged. */
 function flatCounts(matched: Set<string>, changed: Set<string>): KindCounts {
   const updated = [...changed].filter((id) => matched.has(id)).length;
@@ -132,7 +130,7 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
     await db.transaction((tx) => finishIn(tx, sync, outcome, at));
   }
 
-  const pullFailed = (reason: string) => describeOutcome(null, zero(), [], null, reason);
+  const pullFailed = (reason: string) => describeOutcome(null, zeroCounts(), [], null, reason);
 
   /**
    * D20: fetches the POS answer and stores it as the sync's payload. Returns null when the sync
@@ -235,7 +233,7 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
 
   /** The spec's apply of a MERCHANT plan, shared by both formats (spec 4.3 removal rules). */
   async function applyMerchant(tx: Queryable, merchantId: string, plan: MerchantPlan, at: Date) {
-    if (plan.fatal) return zero();
+    if (plan.fatal) return zeroCounts();
     await deps.merchants.applyCatalogIdentity(
       tx,
       merchantId,
@@ -268,8 +266,8 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
     discarded: Discarded[],
     entries: Array<{ pdvId: string; index: number }>,
     kind: 'items' | 'itemOffers',
-  ): { counts: ReturnType<typeof zero>; discarded: Discarded[] } {
-    const counts = zero();
+  ): { counts: ReturnType<typeof zeroCounts>; discarded: Discarded[] } {
+    const counts = zeroCounts();
     counts.products = flatCounts(matched, changed);
     return {
       counts,
@@ -280,7 +278,7 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
   async function applyWork(tx: Queryable, merchantId: string, work: Work, at: Date): Promise<SyncOutcome> {
     if (work.kind === 'cleaver') {
       const plan = work.plan;
-      if (plan.fatal) return describeOutcome(plan.entityType, zero(), [], null, plan.fatal);
+      if (plan.fatal) return describeOutcome(plan.entityType, zeroCounts(), [], null, plan.fatal);
       if (plan.entityType === 'MERCHANT') {
         const counts = await applyMerchant(tx, merchantId, plan, at);
         return describeOutcome('MERCHANT', counts, plan.discarded, plan.removalSkipped);
@@ -317,7 +315,7 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
       }
       case 'categories': {
         const { matched, changed } = await applyCategoryUpdates(tx, merchantId, plan.categories, at);
-        const counts = zero();
+        const counts = zeroCounts();
         counts.categories = flatCounts(matched, changed);
         const unknown: Discarded[] = plan.categories
           .filter((c) => !matched.has(c.pdvId))
