@@ -1,3 +1,12 @@
+// The integrator's request log (what Stripe's request log gives; README.md, "The request log"):
+// the last 1,000 requests of each integration key, kept 24 hours, with the error title and, for a failed
+// request, its body (2 KB at most, secrets redacted). On the request path it costs one object
+// pushed on an array; rows are written by one INSERT a second (or sooner when many are waiting),
+// at most the newest 1,000 per key (older ones would be trimmed at once), and a key is trimmed
+// back to 1,000 rows after every 100 this process wrote for it. Reads flush this process's rows
+// first, so what a POS just did is in what it reads from the same process. A batch the database
+// refuses is dropped and reported: this is an aid to integrators, not a record (the audit log and
+// the event log are).
 import { epochMs } from '../../lib/clock.js';
 import { errorTitleOf } from '../../lib/error-title.js';
 import { redactedJson } from '../../lib/redact.js';
