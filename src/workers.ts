@@ -19,48 +19,42 @@ const RETENTION_EVERY_MS = 60_000;
 export async function startWorkers(services: Services): Promise<RunningWorkers> {
   const stops: Array<() => Promise<void>> = [];
 
+  /** A task run every `ms`, its failures reported; cleared with the other stops. */
+  const every = (ms: number, task: () => Promise<unknown>, onError: (error: unknown) => void) => {
+    const timer = setInterval(() => {
+      task().catch(onError);
+    }, ms);
+    stops.push(async () => clearInterval(timer));
+    return timer;
+  };
+
   // Housekeeping: revocation rows outlive every token they could concern by at most a day.
-  const prune = setInterval(() => {
-    services.auth.pruneRevocations().catch(() => {});
-  }, HOUR).unref();
-  stops.push(async () => clearInterval(prune));
+  every(
+    HOUR,
+    () => services.auth.pruneRevocations(),
+    () => {},
+  ).unref();
 
   // Retention (D30): a few seconds of small batches every minute, in every worker process (the
   // batches of several workers do not collide: each statement picks its own rows).
-  const report = throttledReport('retention');
-  const retention = setInterval(() => {
-    services.retention.runOnce().catch(report);
-  }, RETENTION_EVERY_MS);
-  stops.push(async () => clearInterval(retention));
+  every(RETENTION_EVERY_MS, () => services.retention.runOnce(), throttledReport('retention'));
 
   // The embedded database has no autovacuum: statistics and free space are kept up here.
   const upkeep = startEmbeddedUpkeep(services.db, { onError: throttledReport('embedded database upkeep') });
   stops.push(() => upkeep.stop());
 
   // Webhook endpoints failing longer than CLEAVER_WEBHOOK_DISABLE_AFTER_HOURS are disabled.
-  const reportHealth = throttledReport('webhook health');
-  const endpointCheck = setInterval(() => {
-    services.webhooks.disableLongFailing().catch(reportHealth);
-  }, RETENTION_EVERY_MS);
-  stops.push(async () => clearInterval(endpointCheck));
+  every(RETENTION_EVERY_MS, () => services.webhooks.disableLongFailing(), throttledReport('webhook health'));
 
   // POS presence (opt-in, CLEAVER_PRESENCE_AUTO_UNAVAILABLE_SEC): switch silent merchants off and
   // back on. Every worker process may run it; each switch is a compare-and-set.
   if (services.config.presence.autoUnavailableAfterSec > 0) {
-    const reportPresence = throttledReport('presence');
-    const presence = setInterval(() => {
-      services.usage.applyPresenceSwitch().catch(reportPresence);
-    }, PRESENCE_CHECK_MS);
-    stops.push(async () => clearInterval(presence));
+    every(PRESENCE_CHECK_MS, () => services.usage.applyPresenceSwitch(), throttledReport('presence'));
   }
 
   // D36: presence changes on the platform feed (`merchant PRESENCE_CHANGED`). Every worker process
   // may run it; each announcement is a compare-and-set in the item's transaction.
-  const reportAnnounce = throttledReport('presence feed');
-  const announce = setInterval(() => {
-    services.usage.announcePresenceChanges().catch(reportAnnounce);
-  }, PRESENCE_CHECK_MS);
-  stops.push(async () => clearInterval(announce));
+  every(PRESENCE_CHECK_MS, () => services.usage.announcePresenceChanges(), throttledReport('presence feed'));
 
   // Catalog uploads (D16): woken by NOTIFY, by the earliest lease expiry, and a slow sweep.
   await services.catalog.worker.start();

@@ -200,8 +200,34 @@ export function printJson(io: Io, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
+/** `--help`: the command's text on stdout, and success. */
+export function printHelp(io: Io, text: string): number {
+  io.stdout.write(`${text}\n`);
+  return EXIT.OK;
+}
+
+/** What an action did: the value as JSON with --json, else one line for a person. */
+export function printDone(io: Io, json: boolean | undefined, value: unknown, line: string): void {
+  if (json) printJson(io, value);
+  else io.stdout.write(`${line}\n`);
+}
+
+type Cell = string | number | null | undefined;
+
+/** A list: the items as JSON with --json, else a table of one row per item. */
+export function printList<T>(
+  io: Io,
+  json: boolean | undefined,
+  items: T[],
+  columns: string[],
+  row: (item: T) => Cell[],
+) {
+  if (json) printJson(io, items);
+  else printTable(io, columns, items.map(row));
+}
+
 /** A plain aligned table: the header row, then one row per record. */
-export function printTable(io: Io, columns: string[], rows: Array<Array<string | number | null | undefined>>): void {
+export function printTable(io: Io, columns: string[], rows: Cell[][]): void {
   const cells = [columns, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '-' : String(c))))];
   const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i]?.length ?? 0)));
   for (const row of cells) {
@@ -209,7 +235,7 @@ export function printTable(io: Io, columns: string[], rows: Array<Array<string |
   }
 }
 
-export function printFields(io: Io, fields: Array<[string, string | number | null | undefined]>): void {
+export function printFields(io: Io, fields: Array<[string, Cell]>): void {
   const width = Math.max(...fields.map(([k]) => k.length));
   for (const [k, v] of fields) io.stdout.write(`${`${k}:`.padEnd(width + 2)}${v ?? '-'}\n`);
 }

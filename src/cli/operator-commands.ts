@@ -8,8 +8,11 @@ import {
   type Io,
   operatorClient,
   parse,
+  printDone,
   printFields,
+  printHelp,
   printJson,
+  printList,
   printTable,
   requirePositional,
   UsageError,
@@ -52,11 +55,6 @@ export const ORDERS_HELP = `Usage (sandbox: orders placed as if by a customer):
 
 ${ADMIN_HELP}`;
 
-function help(io: Io, text: string): number {
-  io.stdout.write(`${text}\n`);
-  return EXIT.OK;
-}
-
 export async function merchantsCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
@@ -66,7 +64,7 @@ export async function merchantsCommand(args: string[], io: Io): Promise<number> 
     'with-key': { type: 'boolean' },
   });
   const [sub, ...rest] = positionals;
-  if (values.help) return help(io, MERCHANTS_HELP);
+  if (values.help) return printHelp(io, MERCHANTS_HELP);
   const json = values.json ?? false;
   switch (sub) {
     case 'create': {
@@ -100,13 +98,7 @@ export async function merchantsCommand(args: string[], io: Io): Promise<number> 
     }
     case 'list': {
       const merchants = await operatorClient(values, io.env).listMerchants();
-      if (json) printJson(io, merchants);
-      else
-        printTable(
-          io,
-          ['ID', 'NAME', 'STATUS', 'CREATED'],
-          merchants.map((m) => [m.id, m.name, m.status, m.createdAt]),
-        );
+      printList(io, json, merchants, ['ID', 'NAME', 'STATUS', 'CREATED'], (m) => [m.id, m.name, m.status, m.createdAt]);
       return EXIT.OK;
     }
     case 'show': {
@@ -140,7 +132,7 @@ export async function keysCommand(args: string[], io: Io): Promise<number> {
     profile: { type: 'string' },
   });
   const [sub, ...rest] = positionals;
-  if (values.help) return help(io, KEYS_HELP);
+  if (values.help) return printHelp(io, KEYS_HELP);
   switch (sub) {
     case 'create': {
       const merchantId = requirePositional(rest, 0, 'MERCHANT_ID');
@@ -161,16 +153,14 @@ export async function keysCommand(args: string[], io: Io): Promise<number> {
       const keyId = requirePositional(rest, 1, 'KEY_ID');
       const profile = profileOption(values.profile ?? rest[2], true) as IntegrationProfile;
       const key = await operatorClient(values, io.env).setIntegrationKeyProfile(merchantId, keyId, profile);
-      if (values.json) printJson(io, key);
-      else io.stdout.write(`key ${key.keyId} (${key.name}) now has the ${key.profile} profile\n`);
+      printDone(io, values.json, key, `key ${key.keyId} (${key.name}) now has the ${key.profile} profile`);
       return EXIT.OK;
     }
     case 'revoke': {
       const merchantId = requirePositional(rest, 0, 'MERCHANT_ID');
       const keyId = requirePositional(rest, 1, 'KEY_ID');
       await operatorClient(values, io.env).deleteIntegrationKey(merchantId, keyId);
-      if (values.json) printJson(io, { revoked: keyId });
-      else io.stdout.write(`key ${keyId} revoked; its tokens no longer work\n`);
+      printDone(io, values.json, { revoked: keyId }, `key ${keyId} revoked; its tokens no longer work`);
       return EXIT.OK;
     }
     default:
@@ -184,7 +174,7 @@ export async function logisticsCommand(args: string[], io: Io): Promise<number> 
     name: { type: 'string' },
     merchant: { type: 'string', multiple: true },
   });
-  if (values.help) return help(io, LOGISTICS_HELP);
+  if (values.help) return printHelp(io, LOGISTICS_HELP);
   if (positionals[0] !== 'create') {
     throw new UsageError(
       positionals[0] ? `unknown subcommand "logistics ${positionals[0]}"` : 'logistics needs a subcommand',
@@ -227,7 +217,7 @@ export async function ordersCommand(args: string[], io: Io): Promise<number> {
     reason: { type: 'string' },
   });
   const [sub, ...rest] = positionals;
-  if (values.help) return help(io, ORDERS_HELP);
+  if (values.help) return printHelp(io, ORDERS_HELP);
   switch (sub) {
     case 'create': {
       const merchantId = requirePositional(rest, 0, 'MERCHANT_ID');
@@ -273,8 +263,8 @@ export async function ordersCommand(args: string[], io: Io): Promise<number> {
     case 'customer-cancel': {
       const orderId = requirePositional(rest, 0, 'ORDER_ID');
       await operatorClient(values, io.env).customerCancellation(orderId, values.reason);
-      if (values.json) printJson(io, { orderId, requested: true });
-      else io.stdout.write(`customer cancellation requested for ${orderId} (ORDER_CANCELLATION_REQUEST)\n`);
+      const line = `customer cancellation requested for ${orderId} (ORDER_CANCELLATION_REQUEST)`;
+      printDone(io, values.json, { orderId, requested: true }, line);
       return EXIT.OK;
     }
     default:

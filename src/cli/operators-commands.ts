@@ -18,8 +18,11 @@ import {
   operatorClient,
   operatorConnection,
   parse,
+  printDone,
   printFields,
+  printHelp,
   printJson,
+  printList,
   printTable,
   requirePositional,
   UsageError,
@@ -92,10 +95,7 @@ export async function operatorsCommand(args: string[], io: Io): Promise<number> 
     enable: { type: 'boolean' },
     'expires-at': { type: 'string' },
   });
-  if (values.help) {
-    io.stdout.write(`${OPERATORS_HELP}\n`);
-    return EXIT.OK;
-  }
+  if (values.help) return printHelp(io, OPERATORS_HELP);
   const [sub, ...rest] = positionals;
   const json = values.json ?? false;
   const role = roleOf(values.role);
@@ -116,13 +116,13 @@ export async function operatorsCommand(args: string[], io: Io): Promise<number> 
     }
     case 'list': {
       const list = await operatorClient(values, io.env).listOperators();
-      if (json) printJson(io, list);
-      else
-        printTable(
-          io,
-          ['ID', 'EMAIL', 'NAME', 'ROLE', 'STATE'],
-          list.map((o) => [o.id, o.email, o.name, o.role, o.disabled ? 'disabled' : 'active']),
-        );
+      printList(io, json, list, ['ID', 'EMAIL', 'NAME', 'ROLE', 'STATE'], (o) => [
+        o.id,
+        o.email,
+        o.name,
+        o.role,
+        o.disabled ? 'disabled' : 'active',
+      ]);
       return EXIT.OK;
     }
     case 'update': {
@@ -142,15 +142,19 @@ export async function operatorsCommand(args: string[], io: Io): Promise<number> 
       const id = requirePositional(rest, 0, 'OPERATOR_ID');
       if (!values['password-stdin']) throw new UsageError('operators set-password needs --password-stdin');
       await operatorClient(values, io.env).setOperatorPassword(id, await readStdin(io));
-      if (json) printJson(io, { operatorId: id, passwordSet: true });
-      else io.stdout.write(`password set for ${id}; its console sessions were ended\n`);
+      printDone(
+        io,
+        json,
+        { operatorId: id, passwordSet: true },
+        `password set for ${id}; its console sessions were ended`,
+      );
       return EXIT.OK;
     }
     case 'revoke-access': {
       const id = requirePositional(rest, 0, 'OPERATOR_ID');
       const revoked = await operatorClient(values, io.env).revokeOperatorAccess(id);
-      if (json) printJson(io, revoked);
-      else io.stdout.write(`revoked ${revoked.sessions} session(s) and ${revoked.tokens} token(s) of ${id}\n`);
+      const line = `revoked ${revoked.sessions} session(s) and ${revoked.tokens} token(s) of ${id}`;
+      printDone(io, json, revoked, line);
       return EXIT.OK;
     }
     case 'token':
@@ -189,8 +193,7 @@ async function tokenCommand(
     const id = requirePositional(rest, 0, 'OPERATOR_ID');
     const tokenId = requirePositional(rest, 1, 'TOKEN_ID');
     await op.revokeOperatorToken(id, tokenId);
-    if (values.json) printJson(io, { revoked: tokenId });
-    else io.stdout.write(`token ${tokenId} revoked; it no longer works\n`);
+    printDone(io, values.json, { revoked: tokenId }, `token ${tokenId} revoked; it no longer works`);
     return EXIT.OK;
   }
   throw new UsageError(
@@ -207,10 +210,7 @@ export async function auditCommand(args: string[], io: Io): Promise<number> {
     until: { type: 'string' },
     limit: { type: 'string' },
   });
-  if (values.help) {
-    io.stdout.write(`${AUDIT_HELP}\n`);
-    return EXIT.OK;
-  }
+  if (values.help) return printHelp(io, AUDIT_HELP);
   const filter: AuditFilter = {
     actor: values.actor,
     action: values.action,

@@ -1,6 +1,7 @@
 // `cleaver pos …`: what a POS developer does by hand while integrating, through @cleaver/pos-client
 // (so the command behaves exactly like the library: token reuse, 401 renewal, backoff).
 import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type EventRecord, type MerchantUpdateRequest, runEventLoop, type SyncStatus } from '@cleaver/pos-client';
 import {
   EXIT,
@@ -188,17 +189,8 @@ async function eventsTail(io: Io, values: Record<string, unknown>): Promise<numb
       if (signal.aborted) break;
       io.stderr.write(`cleaver: poll failed: ${(error as Error).message}; continuing\n`);
     }
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, intervalMs);
-      signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          resolve();
-        },
-        { once: true },
-      );
-    });
+    // Ctrl-C ends the pause early (its AbortError is no failure) and then the loop.
+    await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
   }
   return EXIT.OK;
 }

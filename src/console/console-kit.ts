@@ -24,24 +24,18 @@ export interface ConsoleKit {
   send(reply: FastifyReply, page: Html, status?: number): FastifyReply;
 }
 
-/** A form body as flat strings (formbody gives arrays for repeated names; the last one wins). */
-export function formOf(request: FastifyRequest): Record<string, string> {
-  const body = (request.body ?? {}) as Record<string, unknown>;
+/** Parsed fields as flat strings: a repeated name gives an array, and the last one wins. */
+function flatStrings(fields: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(body)) {
+  for (const [k, v] of Object.entries((fields ?? {}) as Record<string, unknown>)) {
     const value = Array.isArray(v) ? v.at(-1) : v;
     if (typeof value === 'string') out[k] = value;
   }
   return out;
 }
 
+/** A form body as flat strings (formbody gives arrays for repeated names). */
+export const formOf = (request: FastifyRequest): Record<string, string> => flatStrings(request.body);
+
 /** A query string as flat strings. */
-export function queryOf(request: FastifyRequest): Record<string, string> {
-  const q = (request.query ?? {}) as Record<string, unknown>;
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(q)) {
-    const value = Array.isArray(v) ? v.at(-1) : v;
-    if (typeof value === 'string') out[k] = value;
-  }
-  return out;
-}
+export const queryOf = (request: FastifyRequest): Record<string, string> => flatStrings(request.query);

@@ -7,11 +7,11 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import type { HomologationService, RunReport } from '../modules/homologation/index.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
-import { type ConsoleKit, queryOf } from './console-kit.js';
+import type { ConsoleKit } from './console-kit.js';
 import { type Html, html, path, time } from './html.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
-import { codeBadge, merchantFilter, merchantMatches, merchantPicker, oneOf } from './widgets.js';
+import { choice, codeBadge, filteredList, merchantFilterForm, oneOf } from './widgets.js';
 
 const STATUS_TONE = { RUNNING: 'info', PASSED: 'ok', FAILED: 'bad', CANCELLED: 'muted' } as const;
 const RESULT_TONE = { pass: 'ok', fail: 'bad', not_observed: 'warn', pending: 'info' } as const;
@@ -131,11 +131,8 @@ export const homologationPages: FastifyPluginAsync<{ kit: ConsoleKit; homologati
   { kit, homologation },
 ) => {
   app.get('/homologations', async (request, reply) => {
-    const ctx = kit.ctx(request);
-    const t = ctx.t;
+    const { ctx, t, q, filter } = await filteredList(kit, request);
     const h = t.homologation;
-    const q = queryOf(request);
-    const filter = await merchantFilter(kit, q);
     const status = oneOf((m) => m.common.status, q.status, RUN_STATUSES);
     const runs =
       filter.typed !== undefined
@@ -147,14 +144,12 @@ export const homologationPages: FastifyPluginAsync<{ kit: ConsoleKit; homologati
       Promise.all(merchantIds.map((id) => kit.services.auth.listIntegrationKeys(id))),
     ]);
     const keyNames = new Map(keyLists.flat().map((k) => [k.id, k.name]));
-    const form = html`<form method="get" action="/console/homologations" class="inline-form filters" role="search" aria-label="${h.filterLabel}">
-  ${merchantPicker(ctx, 'h-merchant', filter)}
-  <div class="field"><label for="h-status">${t.common.status}</label>
-    <select id="h-status" name="status"><option value="">${t.common.any}</option>
-    ${RUN_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${t.codes.runStatus[s]}</option>`)}</select></div>
-  <button type="submit">${t.common.filter}</button>
-</form>
-${merchantMatches(ctx, '/console/homologations', filter, { status })}`;
+    const fields = choice(t, 'h-status', 'status', t.common.status, RUN_STATUSES, status, t.codes.runStatus);
+    const form = merchantFilterForm(
+      ctx,
+      { action: '/console/homologations', label: h.filterLabel, idPrefix: 'h', filter, fields },
+      { status },
+    );
     const body = html`<p>${h.pageIntro}</p>
 ${form}
 ${

@@ -46,16 +46,18 @@ export function query(params: Record<string, string | undefined>): string {
   return s ? `?${s}` : '';
 }
 
-const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
+/** How the console writes a moment (`12 Mar 2025, 14:02:03`), in UTC here and in the operator's zone (time-zone.ts). */
+export const DATE_TIME_PARTS: Intl.DateTimeFormatOptions = {
   year: 'numeric',
   month: 'short',
   day: '2-digit',
   hour: '2-digit',
   minute: '2-digit',
   second: '2-digit',
-  timeZone: 'UTC',
   hourCycle: 'h23',
-});
+};
+
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', { ...DATE_TIME_PARTS, timeZone: 'UTC' });
 
 /**
  * A `<time>` element: exact ISO in `datetime`, UTC text that the console rewrites into the

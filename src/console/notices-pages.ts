@@ -3,12 +3,12 @@
 // A notice of a kind the console knows is written in the operator's language from its details;
 // any other kind shows the message the module stored.
 import type { FastifyPluginAsync } from 'fastify';
-import { type ConsoleKit, queryOf } from './console-kit.js';
+import type { ConsoleKit } from './console-kit.js';
 import { badge, type Html, html, path, time } from './html.js';
 import { page } from './layout.js';
 import type { Messages } from './messages/en.js';
 import { troubledEndpointsSection } from './webhooks-pages.js';
-import { choice, merchantFilter, merchantMatches, merchantPicker, oneOf, pager } from './widgets.js';
+import { choice, filteredList, merchantFilterForm, oneOf, pager } from './widgets.js';
 
 type Notice = Awaited<ReturnType<ConsoleKit['services']['notices']['list']>>['items'][number];
 
@@ -59,10 +59,7 @@ export const noticesPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
   const { notices, merchants } = kit.services;
 
   app.get('/notices', async (request, reply) => {
-    const ctx = kit.ctx(request);
-    const t = ctx.t;
-    const q = queryOf(request);
-    const filter = await merchantFilter(kit, q);
+    const { ctx, t, q, filter } = await filteredList(kit, request);
     const kind = oneOf((m) => m.notices.kind, q.kind, NOTICE_KINDS);
     const cursor = q.cursor && /^[0-9]{1,18}$/.test(q.cursor) ? q.cursor : undefined;
     const found =
@@ -70,12 +67,12 @@ export const noticesPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
         ? { items: [], next: null }
         : await notices.list({ merchantId: filter.merchantId, kind, cursor, limit: PAGE });
     const names = await merchants.merchantNames(found.items.flatMap((n) => (n.merchantId ? [n.merchantId] : [])));
-    const form = html`<form method="get" action="/console/notices" class="inline-form filters" role="search" aria-label="${t.notices.filterLabel}">
-  ${merchantPicker(ctx, 'n-merchant', filter)}
-  ${choice(t, 'n-kind', 'kind', t.notices.kind, NOTICE_KINDS, kind, t.codes.noticeKind)}
-  <button type="submit">${t.common.filter}</button>
-</form>
-${merchantMatches(ctx, '/console/notices', filter, { kind })}`;
+    const fields = choice(t, 'n-kind', 'kind', t.notices.kind, NOTICE_KINDS, kind, t.codes.noticeKind);
+    const form = merchantFilterForm(
+      ctx,
+      { action: '/console/notices', label: t.notices.filterLabel, idPrefix: 'n', filter, fields },
+      { kind },
+    );
     const list = found.items.length
       ? noticeList(t, found.items, names)
       : html`<p class="muted">${kind || filter.merchantId ? t.notices.noneMatch : t.notices.none}</p>`;

@@ -16,7 +16,7 @@ import { money } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
 import { attemptsTable, deliveryBadge, deliveryRank } from './webhooks-pages.js';
-import { codeBadge, merchantFilter, merchantMatches, merchantPicker, oneOf, pager, searchText } from './widgets.js';
+import { choice, codeBadge, filteredList, merchantFilterForm, oneOf, pager, searchText } from './widgets.js';
 
 type OrderRow = Awaited<ReturnType<ConsoleKit['services']['orders']['getAnyOrder']>>;
 type TimelineEntry = { at: string; kind: string; body: Html };
@@ -70,11 +70,8 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
   const { merchants, orders, events, auth } = kit.services;
 
   app.get('/orders', async (request, reply) => {
-    const ctx = kit.ctx(request);
-    const t = ctx.t;
+    const { ctx, t, q, filter } = await filteredList(kit, request);
     const o = t.orders;
-    const q = queryOf(request);
-    const filter = await merchantFilter(kit, q);
     const merchantId = filter.merchantId;
     const status = oneOf((m) => m.common.status, q.status, ORDER_STATUSES);
     const search = searchText(q.q);
@@ -90,16 +87,14 @@ export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, 
           });
     const { items: rows, next } = cursorPage(found, LIST_LIMIT, (r) => encodeTimeCursor(r.created_at, r.id));
     const names = await merchants.merchantNames(rows.map((r) => r.merchant_id));
-    const form = html`<form method="get" action="/console/orders" class="inline-form filters" role="search" aria-label="${o.filterLabel}">
-  ${merchantPicker(ctx, 'f-merchant', filter)}
-  <div class="field"><label for="f-status">${t.common.status}</label>
-    <select id="f-status" name="status"><option value="">${t.common.any}</option>
-    ${ORDER_STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${t.codes.orderStatus[s]}</option>`)}</select></div>
+    const fields = html`${choice(t, 'f-status', 'status', t.common.status, ORDER_STATUSES, status, t.codes.orderStatus)}
   <div class="field"><label for="f-q">${o.searchLabel}</label>
-    <input id="f-q" name="q" type="search" maxlength="200" value="${search ?? ''}"></div>
-  <button type="submit">${t.common.filter}</button>
-</form>
-${merchantMatches(ctx, '/console/orders', filter, { status, q: search })}
+    <input id="f-q" name="q" type="search" maxlength="200" value="${search ?? ''}"></div>`;
+    const form = html`${merchantFilterForm(
+      ctx,
+      { action: '/console/orders', label: o.filterLabel, idPrefix: 'f', filter, fields },
+      { status, q: search },
+    )}
 ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${merchantId}`}">${filter.name ?? merchantId}</a> · <a href="/console/orders${query({ status, q: search })}">${o.allMerchants}</a></p>` : ''}`;
     const table = rows.length
       ? html`<table class="cards orders">

@@ -2,6 +2,7 @@
 // the zone is applied when the page is sent, from `?tz=` (remembered in a cookie) or the cookie,
 // else America/Sao_Paulo. The zone is always shown next to the time.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DATE_TIME_PARTS } from './html.js';
 import { type Lang, localeOf } from './i18n.js';
 
 export const DEFAULT_ZONE = 'America/Sao_Paulo';
@@ -27,14 +28,8 @@ function formatOf(zone: string, lang: Lang = 'en'): Intl.DateTimeFormat | undefi
   if (f) return f;
   try {
     f = new Intl.DateTimeFormat(DATE_LOCALE[lang] ?? localeOf(lang), {
-      year: 'numeric',
-      month: 'short',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
+      ...DATE_TIME_PARTS,
       timeZone: zone,
-      hourCycle: 'h23',
       timeZoneName: 'short',
     });
   } catch {

@@ -5,12 +5,12 @@ import type { FastifyPluginAsync } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import type { DeliveryView } from '../modules/webhooks/index.js';
 import { notFoundPage } from './console-errors.js';
-import { type ConsoleKit, queryOf } from './console-kit.js';
+import type { ConsoleKit } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
 import { number } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
-import { codeBadge, merchantFilter, merchantMatches, merchantPicker, oneOf, pager } from './widgets.js';
+import { choice, codeBadge, filteredList, merchantFilterForm, oneOf, pager } from './widgets.js';
 
 const STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
 /** Deliveries per page: each is a card with its attempts. */
@@ -158,11 +158,8 @@ export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
   const { webhooks } = kit.services;
 
   app.get('/webhooks', async (request, reply) => {
-    const ctx = kit.ctx(request);
-    const t = ctx.t;
+    const { ctx, t, q, filter } = await filteredList(kit, request);
     const w = t.webhooks;
-    const q = queryOf(request);
-    const filter = await merchantFilter(kit, q);
     const merchantId = filter.merchantId;
     const status = oneOf((m) => m.common.status, q.status, STATUSES);
     const [{ items: found, next }, ...counts] = await Promise.all([
@@ -176,14 +173,12 @@ export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
       ...(merchantId ? [merchantId] : []),
     ]);
     const back = `/console/webhooks${query({ merchantId, status })}`;
-    const form = html`<form method="get" action="/console/webhooks" class="inline-form filters" role="search" aria-label="${w.filterLabel}">
-  ${merchantPicker(ctx, 'w-merchant', filter)}
-  <div class="field"><label for="w-status">${t.common.status}</label>
-    <select id="w-status" name="status"><option value="">${t.common.any}</option>
-    ${STATUSES.map((s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${t.codes.deliveryStatus[s]}</option>`)}</select></div>
-  <button type="submit">${t.common.filter}</button>
-</form>
-${merchantMatches(ctx, '/console/webhooks', filter, { status })}`;
+    const fields = choice(t, 'w-status', 'status', t.common.status, STATUSES, status, t.codes.deliveryStatus);
+    const form = merchantFilterForm(
+      ctx,
+      { action: '/console/webhooks', label: w.filterLabel, idPrefix: 'w', filter, fields },
+      { status },
+    );
     // Each status's count links to its filter; counts stop at COUNT_CAP (shown as "10.000+").
     const tally = STATUSES.map((s, i) => {
       const n = counts[i] ?? 0;

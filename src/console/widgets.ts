@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
-import type { ConsoleKit } from './console-kit.js';
+import { type ConsoleKit, queryOf } from './console-kit.js';
 import { badge, type Html, html, type Tone, time } from './html.js';
 import type { PageContext } from './layout.js';
 import type { Messages } from './messages/en.js';
@@ -141,6 +141,13 @@ export async function merchantFilter(kit: ConsoleKit, q: Record<string, string>)
   return filter;
 }
 
+/** What a list with the merchant filter starts from: the page's context, its query and the filter. */
+export async function filteredList(kit: ConsoleKit, request: FastifyRequest) {
+  const ctx = kit.ctx(request);
+  const q = queryOf(request);
+  return { ctx, t: ctx.t, q, filter: await merchantFilter(kit, q) };
+}
+
 /** The filter's field: a select of every merchant, or a search field when there are too many. */
 export function merchantPicker(ctx: PageContext, id: string, filter: MerchantFilter): Html {
   const t = ctx.t;
@@ -155,6 +162,23 @@ export function merchantPicker(ctx: PageContext, id: string, filter: MerchantFil
   }
   return html`<div class="field"><label for="${id}">${t.common.merchantSearch}</label>
     <input id="${id}" name="merchant" type="search" maxlength="200" value="${filter.typed ?? filter.name ?? ''}" placeholder="${t.common.anyMerchant}"></div>`;
+}
+
+/**
+ * The filter form of a list narrowed to a merchant (orders, webhooks, notices, homologation): the
+ * merchant picker, the list's own fields, and under the form the merchants a typed name matched.
+ */
+export function merchantFilterForm(
+  ctx: PageContext,
+  form: { action: string; label: string; idPrefix: string; filter: MerchantFilter; fields: Html },
+  keep: Record<string, string | undefined>,
+): Html {
+  return html`<form method="get" action="${form.action}" class="inline-form filters" role="search" aria-label="${form.label}">
+  ${merchantPicker(ctx, `${form.idPrefix}-merchant`, form.filter)}
+  ${form.fields}
+  <button type="submit">${ctx.t.common.filter}</button>
+</form>
+${merchantMatches(ctx, form.action, form.filter, keep)}`;
 }
 
 /** Under the filter, when the typed text matched several merchants: pick one. */

@@ -20,7 +20,6 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
   RouteGenericInterface,
-  RouteHandlerMethod,
   RouteOptions,
 } from 'fastify';
 
@@ -36,7 +35,8 @@ export interface RouteAccess {
   auditAction?: string;
 }
 
-type Handler<S extends FastifySchema> = RouteHandlerMethod<
+/** Fastify's route options with TypeBox types, as `app.route` takes them. */
+type DeclaredRouteOptions<S extends FastifySchema> = RouteOptions<
   RawServerDefault,
   RawRequestDefaultExpression,
   RawReplyDefaultExpression,
@@ -46,6 +46,8 @@ type Handler<S extends FastifySchema> = RouteHandlerMethod<
   TypeBoxTypeProvider,
   FastifyBaseLogger
 >;
+
+type Handler<S extends FastifySchema> = DeclaredRouteOptions<S>['handler'];
 
 export interface RouteDeclaration<S extends FastifySchema> {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -71,18 +73,7 @@ export interface DeclaredRouteConfig {
 }
 
 /** The Fastify route options of a declaration: `app.route(declareRoute({ … }))`. */
-export function declareRoute<S extends FastifySchema>(
-  declaration: RouteDeclaration<S>,
-): RouteOptions<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  RouteGenericInterface,
-  ContextConfigDefault,
-  S,
-  TypeBoxTypeProvider,
-  FastifyBaseLogger
-> {
+export function declareRoute<S extends FastifySchema>(declaration: RouteDeclaration<S>): DeclaredRouteOptions<S> {
   const { method, url, access, summary, description, schema, preValidation, handler } = declaration;
   const config: DeclaredRouteConfig = {
     access: access.role,

@@ -1,7 +1,7 @@
 // Readers of the fields an upload carries (spec 4.3, D9, D18): each returns the value the catalog
 // keeps, or the reason the object is discarded. Shared by our uploads and Open Delivery's shapes.
 import { Decimal } from '../../lib/money.js';
-import type { Availability, Discarded } from './catalog-plan-types.js';
+import type { Availability, Discarded, ItemExtras, PlannedProduct } from './catalog-plan-types.js';
 
 export const MAX_ID = 255;
 export const MAX_NAME = 500;
@@ -51,25 +51,45 @@ export function optionalText(o: Obj, key: string, max: number): { value: string 
   return { value: v };
 }
 
-export interface ItemExtras {
-  externalCode: string | null;
-  ean: string | null;
-  serving: number | null;
-  nutritionalInfo: string | null;
-  imageUrl: string | null;
+export type { ItemExtras };
+
+/** The product a plan writes for an item its offer reaches: the item's fields, the offer's price and status. */
+export function plannedProduct(
+  pdvId: string,
+  item: Pick<PlannedProduct, 'name' | 'description' | 'unit'> & ItemExtras,
+  price: string,
+  status: Availability,
+): PlannedProduct {
+  const { name, description, unit, externalCode, ean, serving, nutritionalInfo, imageUrl } = item;
+  return { pdvId, name, description, unit, price, status, externalCode, ean, serving, nutritionalInfo, imageUrl };
 }
 
-/** Fields an item carries in both MERCHANT and ITEM uploads (D18). */
-export function readItemExtras(o: Obj): ItemExtras | { reason: string } {
+/** An item's codes and serving, read alike in our uploads and Open Delivery's. */
+export function readItemCodes(o: Obj): Pick<ItemExtras, 'externalCode' | 'ean' | 'serving'> | { reason: string } {
   const externalCode = optionalText(o, 'externalCode', MAX_ID);
   if ('reason' in externalCode) return externalCode;
   const ean = optionalText(o, 'ean', MAX_ID);
   if ('reason' in ean) return ean;
-  let nutritionalInfo: string | null = null;
-  if (has(o, 'nutritionalInfo')) {
-    if (!isObject(o.nutritionalInfo)) return { reason: 'nutritionalInfo must be an object' };
-    nutritionalInfo = JSON.stringify(o.nutritionalInfo);
-  }
+  return {
+    externalCode: externalCode.value,
+    ean: ean.value,
+    serving: has(o, 'serving') ? readServing(o.serving) : null,
+  };
+}
+
+/** `nutritionalInfo`, kept as given (JSON text); absent → null. */
+export function readNutritionalInfo(o: Obj): { value: string | null } | { reason: string } {
+  if (!has(o, 'nutritionalInfo')) return { value: null };
+  if (!isObject(o.nutritionalInfo)) return { reason: 'nutritionalInfo must be an object' };
+  return { value: JSON.stringify(o.nutritionalInfo) };
+}
+
+/** Fields an item carries in both MERCHANT and ITEM uploads (D18). */
+export function readItemExtras(o: Obj): ItemExtras | { reason: string } {
+  const codes = readItemCodes(o);
+  if ('reason' in codes) return codes;
+  const nutritionalInfo = readNutritionalInfo(o);
+  if ('reason' in nutritionalInfo) return nutritionalInfo;
   let imageUrl: string | null = null;
   if (has(o, 'image')) {
     const image = o.image;
@@ -79,13 +99,7 @@ export function readItemExtras(o: Obj): ItemExtras | { reason: string } {
     if (image.url.length > MAX_URL) return { reason: `image.url is longer than ${MAX_URL} characters` };
     imageUrl = image.url.trim();
   }
-  return {
-    externalCode: externalCode.value,
-    ean: ean.value,
-    serving: has(o, 'serving') ? readServing(o.serving) : null,
-    nutritionalInfo,
-    imageUrl,
-  };
+  return { ...codes, nutritionalInfo: nutritionalInfo.value, imageUrl };
 }
 
 export function readArray(o: Obj, key: string, discarded: Discarded[]): unknown[] {

@@ -33,7 +33,16 @@ export interface PlannedCategory {
   status: Availability;
 }
 
-export interface PlannedProduct {
+/** An item's fields that every upload updates when given and keeps when absent (D18). */
+export interface ItemExtras {
+  externalCode: string | null;
+  ean: string | null;
+  serving: number | null;
+  nutritionalInfo: string | null;
+  imageUrl: string | null;
+}
+
+export interface PlannedProduct extends ItemExtras {
   pdvId: string;
   // creation only (spec 4.3)
   name: string;
@@ -42,12 +51,6 @@ export interface PlannedProduct {
   // from the offer, every upload
   price: string;
   status: Availability;
-  // updated when given; kept when absent
-  externalCode: string | null;
-  ean: string | null;
-  serving: number | null;
-  nutritionalInfo: string | null;
-  imageUrl: string | null;
 }
 
 export interface PlannedLink {

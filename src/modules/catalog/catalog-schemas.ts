@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
+import { toNumber } from '../../lib/money.js';
 import { DateTime, Status, Uuid } from '../../lib/schemas.js';
 import { OD_ENTITY_TYPES } from '../opendelivery/index.js';
+import type { ProductRow } from './catalog-repository.js';
 
 /**
  * PUT /v1/merchantUpdate envelope (spec 4.3). Only the envelope is checked here: the inner
@@ -39,8 +41,15 @@ export const RecordCategory = Type.Object({
   productsId: Type.Array(Uuid()),
 });
 
-/** Spec 2.5. */
-export const RecordProduct = Type.Object({
+/** A cut and its spice (D37), in the merchant record and the operator's product views. */
+export const CutView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  spice: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
+});
+
+/** The fields every view of a product begins with (spec 2.5); `productView` fills them from a row. */
+export const productViewFields = {
   id: Uuid(),
   pdv_external_id: Type.Union([Type.String(), Type.Null()]),
   name: Type.String(),
@@ -48,20 +57,29 @@ export const RecordProduct = Type.Object({
   price: Type.Number(),
   unit: Type.Enum(['KG', 'UN']),
   status: Status,
+};
+
+export function productView(p: ProductRow) {
+  return {
+    id: p.id,
+    pdv_external_id: p.pdv_external_id,
+    name: p.name,
+    description: p.description,
+    price: toNumber(p.price),
+    unit: p.unit,
+    status: p.status,
+  };
+}
+
+/** Spec 2.5. */
+export const RecordProduct = Type.Object({
+  ...productViewFields,
   stock: Type.Number(),
   externalCode: Type.String(),
   ean: Type.String(),
   sku: Type.String(),
   media: Type.Array(Type.String()),
-  cuts: Type.Optional(
-    Type.Array(
-      Type.Object({
-        id: Type.String(),
-        name: Type.String(),
-        spice: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
-      }),
-    ),
-  ),
+  cuts: Type.Optional(Type.Array(CutView)),
 });
 
 /** Spec 2.3. */

@@ -10,10 +10,11 @@ import { toDecimalString, toNumber } from '../../lib/money.js';
 import * as browse from './catalog-browse-repository.js';
 import { createCutOperations } from './catalog-cuts.js';
 import * as repo from './catalog-repository.js';
+import { productView } from './catalog-schemas.js';
 import { createSyncProcessor, type SyncProcessorDeps } from './catalog-sync-process.js';
 import * as syncRepo from './catalog-sync-repository.js';
 import { createCatalogSyncWorker } from './catalog-sync-worker.js';
-import { describeOutcome, emptyCounts, type UploadEnvelope } from './catalog-upload-plan.js';
+import { describeOutcome, type UploadEnvelope, zeroCounts } from './catalog-upload-plan.js';
 import type { OdNotificationUse } from './od-notification-plan.js';
 
 export { checkEnvelope, checkMerchantStatus } from './catalog-envelope.js';
@@ -92,7 +93,6 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     cache.delete(merchantId);
   }
 
-  const zero = () => ({ categories: emptyCounts(), products: emptyCounts() });
   const processor = createSyncProcessor(deps);
   // The worker's processing also drops this process's cached record of the merchant (D24).
   async function processSync(sync: syncRepo.ClaimedSync): Promise<void> {
@@ -112,7 +112,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
         sync,
         describeOutcome(
           sync.entity_type,
-          zero(),
+          zeroCounts(),
           [],
           null,
           `Processing failed ${sync.attempts - 1} times; nothing of this upload was applied. Send it again or ask support.`,
@@ -167,13 +167,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       products: products.map((p) => {
         const productCuts = cutsBy.get(p.id);
         return {
-          id: p.id,
-          pdv_external_id: p.pdv_external_id,
-          name: p.name,
-          description: p.description,
-          price: toNumber(p.price),
-          unit: p.unit,
-          status: p.status,
+          ...productView(p),
           stock: toNumber(p.stock),
           externalCode: p.external_code,
           ean: p.ean,
@@ -186,6 +180,16 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     };
   }
 
+  /** A sync stored and queued (D16): the id it answers with. */
+  async function queueSync(sync: Omit<Parameters<typeof syncRepo.insertSync>[1], 'id' | 'at'>): Promise<string> {
+    const id = newId();
+    await syncRepo.insertSync(db, { id, ...sync, at: clock.now() });
+    // NOTIFY wakes the workers of every process; this process's own worker is woken directly
+    // too, so it does not depend on its LISTEN connection being up yet.
+    worker.wake();
+    return id;
+  }
+
   return {
     worker,
     processSync,
@@ -193,36 +197,14 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     ...createCutOperations({ db, touch }),
 
     /** PUT /v1/merchantUpdate: stored and queued; PROCESSING from now on (spec 3.2, D16). */
-    async acceptUpload(merchantId: string, envelope: UploadEnvelope): Promise<string> {
-      const id = newId();
-      await syncRepo.insertSync(db, {
-        id,
-        merchantId,
-        source: 'UPLOAD',
-        entityType: envelope.entityType,
-        payload: envelope,
-        at: clock.now(),
-      });
-      // NOTIFY wakes the workers of every process; this process's own worker is woken directly
-      // too, so it does not depend on its LISTEN connection being up yet.
-      worker.wake();
-      return id;
+    acceptUpload(merchantId: string, envelope: UploadEnvelope): Promise<string> {
+      return queueSync({ merchantId, source: 'UPLOAD', entityType: envelope.entityType, payload: envelope });
     },
 
     /** POST /admin/v1/merchants/{id}/catalogPull (D20): queued like an upload; the worker fetches. */
     async requestPull(merchantId: string, registered: boolean): Promise<string> {
       if (!registered) throw badRequest('getMerchantURL is not registered for this merchant');
-      const id = newId();
-      await syncRepo.insertSync(db, {
-        id,
-        merchantId,
-        source: 'PULL',
-        entityType: null,
-        payload: null,
-        at: clock.now(),
-      });
-      worker.wake();
-      return id;
+      return queueSync({ merchantId, source: 'PULL', entityType: null, payload: null });
     },
 
     /**
@@ -231,7 +213,6 @@ export function createCatalogService(deps: CatalogServiceDeps) {
      * whichever route brought them (D16). The outcome shows in merchantStatus like an upload's.
      */
     async acceptNotification(merchantId: string, notification: OdNotificationUse): Promise<string> {
-      const id = newId();
       if (notification.use === 'pull') {
         const target = deps.getMerchantUrl ? await deps.getMerchantUrl(merchantId) : null;
         if (!target) {
@@ -239,31 +220,19 @@ export function createCatalogService(deps: CatalogServiceDeps) {
             'getMerchantURL is not registered: register it with PUT /v1/merchantOnboarding before asking for a pull (empty body)',
           );
         }
-        await syncRepo.insertSync(db, {
-          id,
-          merchantId,
-          source: 'PULL',
-          entityType: null,
-          payload: null,
-          at: clock.now(),
-        });
-      } else {
-        const { merchantStatus, entityType, updatedObjects } = notification;
-        await syncRepo.insertSync(db, {
-          id,
-          merchantId,
-          source: 'NOTIFY',
-          format: 'opendelivery',
-          entityType,
-          payload: {
-            ...(merchantStatus ? { merchantStatus } : {}),
-            ...(entityType ? { entityType, updatedObjects } : {}),
-          },
-          at: clock.now(),
-        });
+        return queueSync({ merchantId, source: 'PULL', entityType: null, payload: null });
       }
-      worker.wake();
-      return id;
+      const { merchantStatus, entityType, updatedObjects } = notification;
+      return queueSync({
+        merchantId,
+        source: 'NOTIFY',
+        format: 'opendelivery',
+        entityType,
+        payload: {
+          ...(merchantStatus ? { merchantStatus } : {}),
+          ...(entityType ? { entityType, updatedObjects } : {}),
+        },
+      });
     },
 
     /** GET /v1/merchantStatus (spec 2.7, 4.4, D16, D21). */

@@ -20,13 +20,13 @@ import {
   type Availability,
   type Discarded,
   describeOutcome,
-  emptyCounts,
   type KindCounts,
   type MerchantPlan,
   planUpload,
   type SyncOutcome,
   type UploadEnvelope,
   type UploadPlan,
+  zeroCounts,
 } from './catalog-upload-plan.js';
 import { looksLikeOdMerchant, type OdMerchantPlan, planOdMerchant } from './od-merchant-plan.js';
 import { type OdNotificationPlan, planOdNotification } from './od-notification-plan.js';
@@ -85,8 +85,6 @@ interface PulledAnswer {
   sha256: string;
 }
 
-const zero = () => ({ categories: emptyCounts(), products: emptyCounts() });
-
 /** A flat update creates and removes nothing: what it matched was either updated or unchanged. */
 function flatCounts(matched: Set<string>, changed: Set<string>): KindCounts {
   const updated = [...changed].filter((id) => matched.has(id)).length;
@@ -132,7 +130,7 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
     await db.transaction((tx) => finishIn(tx, sync, outcome, at));
   }
 
-  const pullFailed = (reason: string) => describeOutcome(null, zero(), [], null, reason);
+  const pullFailed = (reason: string) => describeOutcome(null, zeroCounts(), [], null, reason);
 
   /**
    * D20: fetches the POS answer and stores it as the sync's payload. Returns null when the sync
@@ -235,7 +233,7 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
 
   /** The spec's apply of a MERCHANT plan, shared by both formats (spec 4.3 removal rules). */
   async function applyMerchant(tx: Queryable, merchantId: string, plan: MerchantPlan, at: Date) {
-    if (plan.fatal) return zero();
+    if (plan.fatal) return zeroCounts();
     await deps.merchants.applyCatalogIdentity(
       tx,
       merchantId,
@@ -261,10 +259,26 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
       }));
   }
 
+  /** What an ITEM or ITEM_OFFER plan did: products updated or unchanged, and the discarded entries (unknown ids too) in upload order. */
+  function productUpdates(
+    matched: Set<string>,
+    changed: Set<string>,
+    discarded: Discarded[],
+    entries: Array<{ pdvId: string; index: number }>,
+    kind: 'items' | 'itemOffers',
+  ): { counts: ReturnType<typeof zeroCounts>; discarded: Discarded[] } {
+    const counts = zeroCounts();
+    counts.products = flatCounts(matched, changed);
+    return {
+      counts,
+      discarded: [...discarded, ...unknownProducts(entries, matched, kind)].sort((a, b) => a.index - b.index),
+    };
+  }
+
   async function applyWork(tx: Queryable, merchantId: string, work: Work, at: Date): Promise<SyncOutcome> {
     if (work.kind === 'cleaver') {
       const plan = work.plan;
-      if (plan.fatal) return describeOutcome(plan.entityType, zero(), [], null, plan.fatal);
+      if (plan.fatal) return describeOutcome(plan.entityType, zeroCounts(), [], null, plan.fatal);
       if (plan.entityType === 'MERCHANT') {
         const counts = await applyMerchant(tx, merchantId, plan, at);
         return describeOutcome('MERCHANT', counts, plan.discarded, plan.removalSkipped);
@@ -275,52 +289,33 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
           : await applyRepo.applyOfferPlan(tx, merchantId, plan, at);
       const entries = plan.entityType === 'ITEM' ? plan.items : plan.offers;
       const kind = plan.entityType === 'ITEM' ? 'items' : 'itemOffers';
-      const discarded = [...plan.discarded, ...unknownProducts(entries, matched, kind)].sort(
-        (a, b) => a.index - b.index,
-      );
-      const counts = zero();
-      counts.products = flatCounts(matched, changed);
+      const { counts, discarded } = productUpdates(matched, changed, plan.discarded, entries, kind);
       return describeOutcome(plan.entityType, counts, discarded, null);
     }
     if (work.kind === 'od-merchant') return applyOdMerchant(tx, merchantId, work.merchant, 'MERCHANT', null, at);
 
     const { plan, merchantStatus, entityType } = work;
     if (!plan) return describeOdOutcome({ entityType, merchantStatus });
+    const productsOutcome = (updates: ReturnType<typeof productUpdates>, notMapped: string[]) =>
+      describeOdOutcome({ entityType, merchantStatus, ...updates, lines: ['products'], notMapped });
     switch (plan.kind) {
       case 'merchant':
         return applyOdMerchant(tx, merchantId, plan.merchant, 'MERCHANT', merchantStatus, at);
       case 'items': {
         const { matched, changed } = await applyRepo.applyItemPlan(tx, merchantId, plan.items, at);
         const statuses = await applyRepo.applyOfferPlan(tx, merchantId, plan.statuses, at);
-        const counts = zero();
-        counts.products = flatCounts(matched, new Set([...changed, ...statuses.changed]));
-        const discarded = [...plan.items.discarded, ...unknownProducts(plan.items.items, matched, 'items')];
-        return describeOdOutcome({
-          entityType,
-          merchantStatus,
-          counts,
-          lines: ['products'],
-          discarded: discarded.sort((a, b) => a.index - b.index),
-          notMapped: plan.notMapped,
-        });
+        const allChanged = new Set([...changed, ...statuses.changed]);
+        const updates = productUpdates(matched, allChanged, plan.items.discarded, plan.items.items, 'items');
+        return productsOutcome(updates, plan.notMapped);
       }
       case 'offers': {
         const { matched, changed } = await applyRepo.applyOfferPlan(tx, merchantId, plan.offers, at);
-        const counts = zero();
-        counts.products = flatCounts(matched, changed);
-        const discarded = [...plan.offers.discarded, ...unknownProducts(plan.offers.offers, matched, 'itemOffers')];
-        return describeOdOutcome({
-          entityType,
-          merchantStatus,
-          counts,
-          lines: ['products'],
-          discarded: discarded.sort((a, b) => a.index - b.index),
-          notMapped: plan.notMapped,
-        });
+        const updates = productUpdates(matched, changed, plan.offers.discarded, plan.offers.offers, 'itemOffers');
+        return productsOutcome(updates, plan.notMapped);
       }
       case 'categories': {
         const { matched, changed } = await applyCategoryUpdates(tx, merchantId, plan.categories, at);
-        const counts = zero();
+        const counts = zeroCounts();
         counts.categories = flatCounts(matched, changed);
         const unknown: Discarded[] = plan.categories
           .filter((c) => !matched.has(c.pdvId))

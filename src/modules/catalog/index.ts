@@ -3,5 +3,5 @@
 export { type Cut, type CutInput, findCutsOfProducts } from './catalog-cuts.js';
 export { findProductsByRefs, type ProductRow } from './catalog-repository.js';
 export { catalogRoutes } from './catalog-routes.js';
-export { SyncView } from './catalog-schemas.js';
+export { CutView, productView, productViewFields, SyncView } from './catalog-schemas.js';
 export { type CatalogService, createCatalogService } from './catalog-service.js';

@@ -10,6 +10,7 @@ import {
   MAX_NAME,
   MAX_TEXT,
   optionalText,
+  plannedProduct,
   readArray,
   readId,
   readItemExtras,
@@ -140,19 +141,7 @@ export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
     if (planned.has(offer.itemId)) continue;
     const item = items.get(offer.itemId);
     if (!item) continue;
-    planned.set(offer.itemId, {
-      pdvId: offer.itemId,
-      name: item.name,
-      description: item.description,
-      unit: item.unit,
-      price: offer.price,
-      status: offer.status,
-      externalCode: item.externalCode,
-      ean: item.ean,
-      serving: item.serving,
-      nutritionalInfo: item.nutritionalInfo,
-      imageUrl: item.imageUrl,
-    });
+    planned.set(offer.itemId, plannedProduct(offer.itemId, item, offer.price, offer.status));
   }
   for (const [itemId, item] of items) {
     if (!planned.has(itemId)) {

@@ -4,12 +4,13 @@
 import {
   type Availability,
   has,
+  type ItemExtras,
   isObject,
   isStatus,
   MAX_URL,
-  optionalText,
+  readItemCodes,
+  readNutritionalInfo,
   readPrice,
-  readServing,
 } from './catalog-upload-plan.js';
 
 type Obj = Record<string, unknown>;
@@ -17,12 +18,7 @@ type Obj = Record<string, unknown>;
 const ABSOLUTE_HTTP = /^https?:\/\/[^\s/?#@]+(?:[/?#]\S*)?$/i;
 
 /** Fields of an OD item that ITEM notifications update too (everything but the creation-only ones). */
-export interface OdItemFields {
-  externalCode: string | null;
-  ean: string | null;
-  serving: number | null;
-  nutritionalInfo: string | null;
-  imageUrl: string | null;
+export interface OdItemFields extends ItemExtras {
   status: Availability | null;
   /** Images beyond the one kept (THUMB, or a second MAIN). */
   droppedImages: number;
@@ -41,16 +37,11 @@ function readImageUrl(v: unknown, field: string): { value: string } | { reason: 
 
 /** OD Item fields that are not creation-only (shared by the Merchant and ITEM notifications). */
 export function readOdItemFields(o: Obj): OdItemFields | { reason: string } {
-  const externalCode = optionalText(o, 'externalCode', 255);
-  if ('reason' in externalCode) return externalCode;
-  const ean = optionalText(o, 'ean', 255);
-  if ('reason' in ean) return ean;
+  const codes = readItemCodes(o);
+  if ('reason' in codes) return codes;
   if (has(o, 'status') && !isStatus(o.status)) return { reason: 'status must be AVAILABLE or UNAVAILABLE' };
-  let nutritionalInfo: string | null = null;
-  if (has(o, 'nutritionalInfo')) {
-    if (!isObject(o.nutritionalInfo)) return { reason: 'nutritionalInfo must be an object' };
-    nutritionalInfo = JSON.stringify(o.nutritionalInfo);
-  }
+  const nutritionalInfo = readNutritionalInfo(o);
+  if ('reason' in nutritionalInfo) return nutritionalInfo;
   // OD: `images` wins when it holds anything; `image` is read only when it is empty.
   let imageUrl: string | null = null;
   let droppedImages = 0;
@@ -69,10 +60,8 @@ export function readOdItemFields(o: Obj): OdItemFields | { reason: string } {
     imageUrl = read.value;
   }
   return {
-    externalCode: externalCode.value,
-    ean: ean.value,
-    serving: has(o, 'serving') ? readServing(o.serving) : null,
-    nutritionalInfo,
+    ...codes,
+    nutritionalInfo: nutritionalInfo.value,
     imageUrl,
     status: isStatus(o.status) ? o.status : null,
     droppedImages,

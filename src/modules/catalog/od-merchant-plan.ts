@@ -26,6 +26,7 @@ import {
   type MerchantPlan,
   optionalText,
   type PlannedProduct,
+  plannedProduct,
   readId,
 } from './catalog-upload-plan.js';
 import { type OdItemFields, readOdItemFields, readOdPrice } from './od-entity-fields.js';
@@ -280,19 +281,7 @@ export function planOdMerchant(root: unknown, statusOverride?: Availability): Od
       if (earlier.price !== offer.price || earlier.status !== status) repriced += 1;
       continue;
     }
-    planned.set(offer.itemId, {
-      pdvId: offer.itemId,
-      name: item.name,
-      description: item.description,
-      unit: item.unit,
-      price: offer.price,
-      status,
-      externalCode: item.externalCode,
-      ean: item.ean,
-      serving: item.serving,
-      nutritionalInfo: item.nutritionalInfo,
-      imageUrl: item.imageUrl,
-    });
+    planned.set(offer.itemId, plannedProduct(offer.itemId, item, offer.price, status));
   }
   let optionOnly = 0;
   for (const [itemId, item] of items) {

@@ -6,10 +6,10 @@ import {
   countDiscarded,
   countsLine,
   type Discarded,
-  emptyCounts,
   type KindCounts,
   listDiscarded,
   type SyncOutcome,
+  zeroCounts,
 } from './catalog-upload-plan.js';
 
 export interface OdOutcomeInput {
@@ -25,10 +25,8 @@ export interface OdOutcomeInput {
   problem?: string | null;
 }
 
-const zero = () => ({ categories: emptyCounts(), products: emptyCounts() });
-
 export function describeOdOutcome(input: OdOutcomeInput): SyncOutcome {
-  const counts = input.counts ?? zero();
+  const counts = input.counts ?? zeroCounts();
   const discarded = input.discarded ?? [];
   const notMapped = input.notMapped ?? [];
   const problem = input.problem ?? null;
@@ -75,7 +73,7 @@ export function describeUnchanged(
     moreInfo,
     details: {
       entityType: null,
-      counts: { ...zero(), discarded: countDiscarded([]) },
+      counts: { ...zeroCounts(), discarded: countDiscarded([]) },
       discarded: [],
       removalSkipped: null,
       problem: null,

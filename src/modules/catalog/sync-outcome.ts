@@ -37,6 +37,8 @@ export interface SyncOutcome {
 }
 
 export const emptyCounts = (): KindCounts => ({ created: 0, updated: 0, unchanged: 0, removed: 0 });
+/** Nothing created, updated or removed yet, of either kind. */
+export const zeroCounts = () => ({ categories: emptyCounts(), products: emptyCounts() });
 
 /** One kind's counts as moreInfo words them (D17). */
 export const countsLine = (label: string, c: KindCounts) =>

@@ -1,27 +1,26 @@
 // The contract between event recording (events module) and the modules that fan an event out
 // beyond polling (webhooks). Listeners run inside the transaction that records the event, so
 // their rows commit or roll back with it (transactional outbox, architecture.md#data-flow).
+import { Type } from 'typebox';
 import type { Queryable } from '../../db/db.js';
+import { OD_EVENT_TYPES } from '../opendelivery/index.js';
 
+// Open Delivery's list is the one list of event types; the platform records all of them but
+// PREPARATION_REQUESTED (ONDEMAND orders, never placed here) and lists READY_FOR_PICKUP before
+// DISPATCHED, the lifecycle's order, as every published enum always has. D29: PREPARING and
+// PICKED_UP are Open Delivery's optional progress events, raised by POST …/preparing and …/pickedUp.
+const [created, confirmed, , preparing, dispatched, readyForPickup, ...afterReady] = OD_EVENT_TYPES;
 export const ORDER_EVENT_TYPES = [
-  'CREATED',
-  'CONFIRMED',
-  // D29: Open Delivery's optional progress events, raised by POST …/preparing and …/pickedUp.
-  'PREPARING',
-  'READY_FOR_PICKUP',
-  'DISPATCHED',
-  'PICKUP_AREA_ASSIGNED',
-  'PICKED_UP',
-  'DELIVERED',
-  'CONCLUDED',
-  'CANCELLATION_REQUESTED',
-  'CANCELLATION_REQUEST_DENIED',
-  'CANCELLED',
-  'ORDER_CANCELLATION_REQUEST',
-  'CANCELLED_DENIED',
-] as const;
+  created,
+  confirmed,
+  preparing,
+  readyForPickup,
+  dispatched,
+  ...afterReady,
+] as const satisfies readonly ['CREATED', 'CONFIRMED', 'PREPARING', 'READY_FOR_PICKUP', 'DISPATCHED', ...string[]];
 
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
+export const OrderEventTypeEnum = Type.Enum(ORDER_EVENT_TYPES);
 
 /**
  * D2: one event as `GET /v1/events:polling` returns it and as the webhook body carries it (D10).

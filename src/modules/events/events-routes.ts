@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
 import { errorResponses, NoContent, sendNoBody, Uuid } from '../../lib/schemas.js';
 import type { Principal } from '../auth/index.js';
-import { ORDER_EVENT_TYPES } from './event-contract.js';
+import { ORDER_EVENT_TYPES, OrderEventTypeEnum } from './event-contract.js';
 import { EventRecordSchema } from './events-schemas.js';
 import { ACK_LIMIT, type EventsService } from './events-service.js';
 
@@ -93,7 +93,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
           'acknowledges the event’s current occurrence; an occurrence id (the opendelivery eventId, D28) ' +
           'acknowledges that occurrence only. Acknowledging never affects another key.',
         security: [{ bearer: [] }],
-        body: Type.Array(Type.Object({ id: Uuid(), orderId: Uuid(), eventType: Type.Enum(ORDER_EVENT_TYPES) }), {
+        body: Type.Array(Type.Object({ id: Uuid(), orderId: Uuid(), eventType: OrderEventTypeEnum }), {
           maxItems: ACK_LIMIT,
         }),
         response: { 202: Type.Null(), ...errorResponses(400, 401, 404, 413, 415, 429) },

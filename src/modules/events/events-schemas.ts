@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DateTime, Uuid } from '../../lib/schemas.js';
-import { ORDER_EVENT_TYPES } from './event-contract.js';
+import { OrderEventTypeEnum } from './event-contract.js';
 
 /**
  * D2: what an event carries besides its identity, as Open Delivery shapes it: the key that
@@ -17,7 +17,7 @@ export const EventMetadata = Type.Object({
 /** D2: one event as polling returns it and as its webhook carries it (D10). */
 export const EventRecordSchema = Type.Object({
   eventId: Uuid(),
-  eventType: Type.Enum(ORDER_EVENT_TYPES),
+  eventType: OrderEventTypeEnum,
   orderId: Uuid(),
   orderURL: Type.String(),
   createdAt: DateTime(),

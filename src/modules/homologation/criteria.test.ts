@@ -25,49 +25,36 @@ const base = (requests: ObservedRequest[], extra: Partial<RunObservation> = {}):
   ...extra,
 });
 const result = (criteria: Criterion[], id: string) => criteria.find((c) => c.id === id) as Criterion;
+/** One criterion as graded from these requests alone. */
+const criterion = (id: string, requests: ObservedRequest[]) => result(grade(base(requests)), id);
 
 describe('grade', () => {
   it('token-reuse fails when the request after an injected 401 carries the same token', () => {
-    const c = result(
-      grade(
-        base([
-          req(0, 'GET', '/v1/events:polling', { status: 401, injected: 401 }),
-          req(5_000, 'GET', '/v1/events:polling'),
-        ]),
-      ),
-      'token-reuse',
-    );
+    const c = criterion('token-reuse', [
+      req(0, 'GET', '/v1/events:polling', { status: 401, injected: 401 }),
+      req(5_000, 'GET', '/v1/events:polling'),
+    ]);
     expect(c.result).toBe('fail');
     expect(c.evidence.join('\n')).toContain('the same token again after its 401');
   });
 
   it('token-reuse allows requests already in flight with the old token, then a new one', () => {
-    const c = result(
-      grade(
-        base([
-          req(0, 'GET', '/v1/events:polling', { status: 401, injected: 401 }),
-          req(300, 'GET', `/v1/orders/${ORDER}`),
-          req(900, 'POST', '/oauth/token', { jti: 'token-b' }),
-          req(1_200, 'GET', '/v1/events:polling', { jti: 'token-b' }),
-        ]),
-      ),
-      'token-reuse',
-    );
+    const c = criterion('token-reuse', [
+      req(0, 'GET', '/v1/events:polling', { status: 401, injected: 401 }),
+      req(300, 'GET', `/v1/orders/${ORDER}`),
+      req(900, 'POST', '/oauth/token', { jti: 'token-b' }),
+      req(1_200, 'GET', '/v1/events:polling', { jti: 'token-b' }),
+    ]);
     expect(c.result).toBe('pass');
     expect(c.evidence.join('\n')).toContain('a new token');
   });
 
   it('token-reuse fails when the old token comes back after the new one was in use', () => {
-    const c = result(
-      grade(
-        base([
-          req(0, 'GET', '/v1/events:polling', { status: 401, injected: 401 }),
-          req(500, 'GET', '/v1/events:polling', { jti: 'token-b' }),
-          req(700, 'GET', `/v1/orders/${ORDER}`),
-        ]),
-      ),
-      'token-reuse',
-    );
+    const c = criterion('token-reuse', [
+      req(0, 'GET', '/v1/events:polling', { status: 401, injected: 401 }),
+      req(500, 'GET', '/v1/events:polling', { jti: 'token-b' }),
+      req(700, 'GET', `/v1/orders/${ORDER}`),
+    ]);
     expect(c.result).toBe('fail');
     expect(c.evidence.join('\n')).toContain('the same token again after its 401');
   });
@@ -81,29 +68,19 @@ describe('grade', () => {
   });
 
   it('retry-backoff fails when the request comes back sooner than Retry-After', () => {
-    const c = result(
-      grade(
-        base([
-          req(0, 'GET', `/v1/orders/${ORDER}`, { status: 429, injected: 429 }),
-          req(100, 'GET', `/v1/orders/${ORDER}`),
-        ]),
-      ),
-      'retry-backoff',
-    );
+    const c = criterion('retry-backoff', [
+      req(0, 'GET', `/v1/orders/${ORDER}`, { status: 429, injected: 429 }),
+      req(100, 'GET', `/v1/orders/${ORDER}`),
+    ]);
     expect(c.result).toBe('fail');
     expect(c.evidence[0]).toContain('sent again 100 ms later');
   });
 
   it('code-before-delivered fails on a delivered with no valid validateCode before it', () => {
-    const c = result(
-      grade(
-        base([
-          req(0, 'POST', `/v1/orders/${ORDER}/validateCode`, { status: 400 }),
-          req(10, 'POST', `/v1/orders/${ORDER}/delivered`, { status: 202 }),
-        ]),
-      ),
-      'code-before-delivered',
-    );
+    const c = criterion('code-before-delivered', [
+      req(0, 'POST', `/v1/orders/${ORDER}/validateCode`, { status: 400 }),
+      req(10, 'POST', `/v1/orders/${ORDER}/delivered`, { status: 202 }),
+    ]);
     expect(c.result).toBe('fail');
   });
 

@@ -29,6 +29,7 @@ export const OD_EVENT_TYPES = [
   'CANCELLED_DENIED',
 ] as const;
 export type OdEventType = (typeof OD_EVENT_TYPES)[number];
+export const OdEventTypeEnum = Type.Enum(OD_EVENT_TYPES);
 
 /** The types whose metadata is `{reason, code, clientId?}` (Open Delivery's EventMetadataCancel). */
 export const OD_CANCELLATION_EVENT_TYPES = [
@@ -53,6 +54,8 @@ export const OD_REQUEST_CANCELLATION_CODES = [
   'RISK_AREA',
   'DELIVERY_PROBLEM',
 ] as const;
+
+export const OdRequestCancellationCode = Type.Enum(OD_REQUEST_CANCELLATION_CODES);
 
 /** The only codes of Open Delivery's denyCancellation (RequestDenied). */
 export const OD_DENY_CANCELLATION_CODES = ['DISH_ALREADY_DONE', 'OUT_FOR_DELIVERY'] as const;
@@ -133,6 +136,6 @@ export const OdEvents = Type.Array(OdEvent, { maxItems: 1000 });
 export const OdAckEvent = Type.Object({
   id: Uuid('The eventId as polled'),
   orderId: Uuid(),
-  eventType: Type.Enum(OD_EVENT_TYPES),
+  eventType: OdEventTypeEnum,
 });
 export const OdAckEvents = Type.Array(OdAckEvent, { maxItems: 100 });

@@ -45,13 +45,18 @@ export const OdHours = Type.Object({
   timePeriods: OdTimePeriods,
 });
 
-export const OdAddress = Type.Object({
+/** The start of every Open Delivery address: the merchant's and an order's delivery address. */
+export const odStreetAddress = {
   country: Type.String({ pattern: '^[A-Z]{2}$' }),
   state: Type.String(),
   city: Type.String(),
   district: Type.String(),
   street: Type.String(),
   number: Type.String(),
+};
+
+export const OdAddress = Type.Object({
+  ...odStreetAddress,
   postalCode: Type.String(),
   complement: Type.String(),
   reference: Type.Optional(Type.String()),

@@ -3,6 +3,8 @@
 // standard's descriptions. The standard has no nullable field: a value it lacks is left out, and
 // a POS validating against it rejects `null` where a string is expected.
 import { Type } from 'typebox';
+import { OD_DENY_CANCELLATION_CODES, OdEventTypeEnum } from './event-schemas.js';
+import { odStreetAddress } from './merchant-schemas.js';
 
 const Uuid = () => Type.String({ format: 'uuid' });
 const DateTime = () => Type.String({ format: 'date-time' });
@@ -51,24 +53,28 @@ export const OdOrderItem = Type.Object({
   options: Opt(Type.Array(OdOrderOption)),
 });
 
+/** Open Delivery's payment methods; the spec's too (D26). */
+export const OD_PAYMENT_METHODS = [
+  'CREDIT',
+  'DEBIT',
+  'MEAL_VOUCHER',
+  'FOOD_VOUCHER',
+  'DIGITAL_WALLET',
+  'PIX',
+  'CASH',
+  'CREDIT_DEBIT',
+  'COUPON',
+  'REDEEM',
+  'PREPAID_REDEEM',
+  'OTHER',
+] as const;
+export const OdPaymentMethodEnum = Type.Enum(OD_PAYMENT_METHODS);
+
 const OdPaymentMethod = Type.Object({
   value: Type.Number(),
   currency: Type.String({ pattern: '^[A-Z]{3}$' }),
   type: Type.Enum(['PREPAID', 'PENDING']),
-  method: Type.Enum([
-    'CREDIT',
-    'DEBIT',
-    'MEAL_VOUCHER',
-    'FOOD_VOUCHER',
-    'DIGITAL_WALLET',
-    'PIX',
-    'CASH',
-    'CREDIT_DEBIT',
-    'COUPON',
-    'REDEEM',
-    'PREPAID_REDEEM',
-    'OTHER',
-  ]),
+  method: OdPaymentMethodEnum,
   brand: Opt(Type.String()),
   methodInfo: Opt(Type.String()),
   transaction: Opt(Type.Object({ authorizationCode: Opt(Type.String()), acquirerDocument: Opt(Type.String()) })),
@@ -76,12 +82,7 @@ const OdPaymentMethod = Type.Object({
 });
 
 export const OdDeliveryAddress = Type.Object({
-  country: Type.String({ pattern: '^[A-Z]{2}$' }),
-  state: Type.String(),
-  city: Type.String(),
-  district: Type.String(),
-  street: Type.String(),
-  number: Type.String(),
+  ...odStreetAddress,
   complement: Opt(Type.String()),
   reference: Opt(Type.String()),
   formattedAddress: Type.String(),
@@ -102,25 +103,7 @@ export const OdOrder = Type.Object(
     virtualBrand: Opt(Type.String()),
     category: Opt(Type.Enum(['FOOD', 'GROCERY', 'DRUGSTORE', 'PETSTORE'])),
     createdAt: DateTime(),
-    lastEvent: Opt(
-      Type.Enum([
-        'CREATED',
-        'CONFIRMED',
-        'PREPARATION_REQUESTED',
-        'PREPARING',
-        'DISPATCHED',
-        'READY_FOR_PICKUP',
-        'PICKUP_AREA_ASSIGNED',
-        'PICKED_UP',
-        'DELIVERED',
-        'CONCLUDED',
-        'CANCELLATION_REQUESTED',
-        'CANCELLATION_REQUEST_DENIED',
-        'CANCELLED',
-        'ORDER_CANCELLATION_REQUEST',
-        'CANCELLED_DENIED',
-      ]),
-    ),
+    lastEvent: Opt(OdEventTypeEnum),
     orderTiming: Type.Enum(['INSTANT', 'SCHEDULED', 'ONDEMAND']),
     preparationStartDateTime: DateTime(),
     merchant: Type.Object({
@@ -216,7 +199,7 @@ export const OdOrderConfirmed = Type.Object({
 /** `POST /v1/orders/{orderId}/denyCancellation` (RequestDenied): Open Delivery's two codes. */
 export const OdRequestDenied = Type.Object({
   reason: Type.String(),
-  code: Type.Enum(['DISH_ALREADY_DONE', 'OUT_FOR_DELIVERY']),
+  code: Type.Enum(OD_DENY_CANCELLATION_CODES),
 });
 
 /** `PATCH /v1/orders/{orderId}/details` (D29). */

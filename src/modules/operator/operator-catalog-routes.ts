@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { toNumber } from '../../lib/money.js';
-import { setNextLink } from '../../lib/pagination.js';
+import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
-import type { CatalogService } from '../catalog/index.js';
-import { SyncView } from '../catalog/index.js';
+import { type CatalogService, productView, productViewFields, SyncView } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { registerCutRoutes } from './operator-cuts-routes.js';
 import { ListQuery, MerchantIdParams } from './operator-schemas.js';
@@ -20,13 +18,8 @@ const HandMadeCategory = Type.Object({
 });
 
 const HandMadeProduct = Type.Object({
-  id: Uuid(),
+  ...productViewFields,
   pdv_external_id: Type.Null(),
-  name: Type.String(),
-  description: Type.String(),
-  price: Type.Number(),
-  unit: Type.Enum(['KG', 'UN']),
-  status: Status,
   externalCode: Type.String(),
 });
 
@@ -89,16 +82,7 @@ export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
       handler: async (request, reply) => {
         await merchants.requireMerchant(request.params.merchantId);
         const p = await catalog.createHandMadeProduct(request.params.merchantId, request.body);
-        return reply.code(201).send({
-          id: p.id,
-          pdv_external_id: null,
-          name: p.name,
-          description: p.description,
-          price: toNumber(p.price),
-          unit: p.unit,
-          status: p.status,
-          externalCode: p.external_code,
-        });
+        return reply.code(201).send({ ...productView(p), pdv_external_id: null, externalCode: p.external_code });
       },
     }),
   );
@@ -124,12 +108,11 @@ export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
       },
       handler: async (request, reply) => {
         await merchants.requireMerchant(request.params.merchantId);
-        const { items, next } = await catalog.listSyncs(request.params.merchantId, {
+        const syncs = await catalog.listSyncs(request.params.merchantId, {
           ...request.query,
           limit: request.query.limit ?? 100,
         });
-        setNextLink(request, reply, next);
-        return items;
+        return sendPage(request, reply, syncs);
       },
     }),
   );

@@ -3,20 +3,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { toNumber } from '../../lib/money.js';
 import { declareRoute } from '../../lib/route-declaration.js';
-import { errorResponses, NoContent, Status, Uuid } from '../../lib/schemas.js';
-import type { CatalogService } from '../catalog/index.js';
+import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
+import { type CatalogService, CutView, productView, productViewFields } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
-
-export const CutView = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  spice: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
-});
 
 const CutBody = Type.Object({
   id: Type.Optional(Id('The cut’s id, matched by POS software against order options; a uuid is made when left out')),
@@ -33,13 +26,7 @@ const ProductId = () => Uuid({ description: 'The product: its internal id, as GE
 const ProductParams = Type.Object({ merchantId: Uuid(), productId: ProductId() });
 
 const ProductDetail = Type.Object({
-  id: Uuid(),
-  pdv_external_id: Type.Union([Type.String(), Type.Null()]),
-  name: Type.String(),
-  description: Type.String(),
-  price: Type.Number(),
-  unit: Type.Enum(['KG', 'UN']),
-  status: Status,
+  ...productViewFields,
   externalCode: Type.String(),
   ean: Type.String(),
   cuts: Type.Array(CutView),
@@ -70,13 +57,7 @@ const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: 
         await merchants.requireMerchant(merchantId);
         const p = await catalog.requireProduct(merchantId, productId);
         return {
-          id: p.id,
-          pdv_external_id: p.pdv_external_id,
-          name: p.name,
-          description: p.description,
-          price: toNumber(p.price),
-          unit: p.unit,
-          status: p.status,
+          ...productView(p),
           externalCode: p.external_code,
           ean: p.ean,
           cuts: await catalog.listCuts(merchantId, productId),

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { encodeTimeCursor, page } from '../../lib/cursor.js';
-import { setNextLink } from '../../lib/pagination.js';
+import { sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import type { LogisticsAppsService } from '../logistics/index.js';
@@ -48,10 +47,9 @@ export const operatorLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps:
         response: { 200: Type.Array(LogisticsAppSummary), ...errorResponses(400, 401) },
       },
       handler: async (request, reply) => {
-        const limit = request.query.limit ?? 100;
-        const rows = await logisticsApps.listApps({ ...request.query, limit: limit + 1 });
-        const { items, next } = page(rows, limit, (a) => encodeTimeCursor(a.created_at, a.id));
-        setNextLink(request, reply, next);
+        const items = await sendTimePage(request, reply, request.query.limit, (limit) =>
+          logisticsApps.listApps({ ...request.query, limit }),
+        );
         return items.map((a) => ({
           appId: a.id,
           name: a.name,

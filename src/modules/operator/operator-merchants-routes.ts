@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
-import { encodeTimeCursor, page } from '../../lib/cursor.js';
 import { notFound } from '../../lib/errors.js';
 import { toNumber } from '../../lib/money.js';
-import { setNextLink } from '../../lib/pagination.js';
+import { sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
@@ -90,10 +89,9 @@ export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchant
         response: { 200: Type.Array(MerchantSummary), ...errorResponses(400, 401) },
       },
       handler: async (request, reply) => {
-        const limit = request.query.limit ?? 100;
-        const rows = await merchants.listMerchants({ ...request.query, limit: limit + 1 });
-        const { items, next } = page(rows, limit, (m) => encodeTimeCursor(m.created_at, m.id));
-        setNextLink(request, reply, next);
+        const items = await sendTimePage(request, reply, request.query.limit, (limit) =>
+          merchants.listMerchants({ ...request.query, limit }),
+        );
         return items.map(toMerchantSummary);
       },
     }),

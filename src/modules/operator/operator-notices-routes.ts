@@ -1,7 +1,7 @@
 // What operators should look at (modules/notices): newest first, paged as operator-api.md#lists says.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { setNextLink } from '../../lib/pagination.js';
+import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { Notice, NoticeListQuery, type NoticesService } from '../notices/index.js';
@@ -24,11 +24,7 @@ export const operatorNoticesRoutes: FastifyPluginAsyncTypebox<{ notices: Notices
         querystring: NoticeListQuery,
         response: { 200: Type.Array(Notice), ...errorResponses(400, 401) },
       },
-      handler: async (request, reply) => {
-        const page = await notices.list(request.query);
-        setNextLink(request, reply, page.next);
-        return page.items;
-      },
+      handler: async (request, reply) => sendPage(request, reply, await notices.list(request.query)),
     }),
   );
 };

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { encodeTimeCursor, page } from '../../lib/cursor.js';
-import { setNextLink } from '../../lib/pagination.js';
+import { sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { DateTime, emptyBodyAsObject, errorResponses, sendNoBody, Uuid } from '../../lib/schemas.js';
 import { EventMetadata, type EventsService } from '../events/index.js';
@@ -125,17 +124,16 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
     reply: FastifyReply,
     filter: { merchantId?: string; status?: string; since?: string; q?: string; cursor?: string; limit?: number },
   ) {
-    const limit = filter.limit ?? 100;
-    const rows = await orders.listOrders({
-      merchantId: filter.merchantId,
-      status: filter.status,
-      since: filter.since ? new Date(filter.since) : undefined,
-      q: filter.q,
-      cursor: filter.cursor,
-      limit: limit + 1,
-    });
-    const { items, next } = page(rows, limit, (o) => encodeTimeCursor(o.created_at, o.id));
-    setNextLink(request, reply, next);
+    const items = await sendTimePage(request, reply, filter.limit, (limit) =>
+      orders.listOrders({
+        merchantId: filter.merchantId,
+        status: filter.status,
+        since: filter.since ? new Date(filter.since) : undefined,
+        q: filter.q,
+        cursor: filter.cursor,
+        limit,
+      }),
+    );
     return items.map(toOperatorOrderSummary);
   }
 

@@ -1,7 +1,7 @@
 // operator-api.md#webhook-deliveries: what was sent where, every attempt, and a replay.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { setNextLink } from '../../lib/pagination.js';
+import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import type { MerchantsService } from '../merchants/index.js';
@@ -42,9 +42,7 @@ export const operatorWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksD
       },
       handler: async (request, reply) => {
         const m = await merchants.requireMerchant(request.params.merchantId);
-        const { items, next } = await webhooks.listMerchantDeliveries(m.id, request.query);
-        setNextLink(request, reply, next);
-        return items;
+        return sendPage(request, reply, await webhooks.listMerchantDeliveries(m.id, request.query));
       },
     }),
   );

@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { setNextLink } from '../../lib/pagination.js';
+import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import type { AuditService } from './audit-service.js';
@@ -36,9 +36,8 @@ export const auditRoutes: FastifyPluginAsyncTypebox<{ audit: AuditService }> = a
         response: { 200: Type.Array(AuditEntry), ...errorResponses(400, 401, 403) },
       },
       handler: async (request, reply) => {
-        const { entries, next } = await audit.list(request.query);
-        setNextLink(request, reply, next);
-        return entries;
+        const { entries: items, next } = await audit.list(request.query);
+        return sendPage(request, reply, { items, next });
       },
     }),
   );

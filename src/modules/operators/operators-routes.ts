@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
-import { setNextLink } from '../../lib/pagination.js';
+import { sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import { toOperatorView, toTokenView } from './operator-views.js';
@@ -75,12 +75,14 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         response: { 200: Type.Array(OperatorView), ...errorResponses(400, 401, 403) },
       },
       handler: async (request, reply) => {
-        const limit = request.query.limit ?? 100;
         const after = request.query.cursor ? decodeCursor(request.query.cursor) : undefined;
-        const rows = await operators.listOperators({ limit: limit + 1, after });
-        const page = rows.slice(0, limit);
-        const last = page.at(-1);
-        setNextLink(request, reply, rows.length > limit && last ? encodeCursor(last.created_at, last.id) : undefined);
+        const page = await sendTimePage(
+          request,
+          reply,
+          request.query.limit,
+          (limit) => operators.listOperators({ limit, after }),
+          encodeCursor,
+        );
         return page.map(toOperatorView);
       },
     }),

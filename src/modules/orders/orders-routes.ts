@@ -9,7 +9,7 @@ import {
   sendNoBody,
   Uuid,
 } from '../../lib/schemas.js';
-import { isOpenDelivery } from '../auth/index.js';
+import { isOpenDelivery, type Principal } from '../auth/index.js';
 import { OdCancellationError, OdOrder } from '../opendelivery/index.js';
 import { toOpenDeliveryOrderView } from './od-order-view.js';
 import { toOrderView } from './order-view.js';
@@ -47,6 +47,22 @@ const OdProfileNote =
 
 /** Spec 4.6–4.12, D6 and D29: the POS reads and acts on its orders. */
 export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> = async (app, { orders }) => {
+  /** A POS action without a body (D6, D29): 202 with no body, or its dialect's refusal. */
+  const bodilessAction = (
+    action: string,
+    summary: string,
+    description: string,
+    run: (principal: Principal, orderId: string) => Promise<unknown>,
+  ) =>
+    app.post(
+      `/orders/:orderId/${action}`,
+      { schema: { ...common, summary, description, response: { 202: Accepted, ...actionErrors, ...refusedErrors } } },
+      async (request, reply) => {
+        await run(request.principal, request.params.orderId);
+        return sendNoBody(reply, 202);
+      },
+    );
+
   app.get(
     '/orders/:orderId',
     {
@@ -143,20 +159,8 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
   );
 
-  app.post(
-    '/orders/:orderId/readyForPickup',
-    {
-      schema: {
-        ...common,
-        summary: 'The order is ready (D6)',
-        description: OdProfileNote,
-        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
-      },
-    },
-    async (request, reply) => {
-      await orders.readyForPickup(request.principal, request.params.orderId);
-      return sendNoBody(reply, 202);
-    },
+  bodilessAction('readyForPickup', 'The order is ready (D6)', OdProfileNote, (principal, orderId) =>
+    orders.readyForPickup(principal, orderId),
   );
 
   app.post(
@@ -177,52 +181,22 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     },
   );
 
-  app.post(
-    '/orders/:orderId/delivered',
-    {
-      schema: {
-        ...common,
-        summary: 'The order was delivered (D6)',
-        description: OdProfileNote,
-        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
-      },
-    },
-    async (request, reply) => {
-      await orders.delivered(request.principal, request.params.orderId);
-      return sendNoBody(reply, 202);
-    },
+  bodilessAction('delivered', 'The order was delivered (D6)', OdProfileNote, (principal, orderId) =>
+    orders.delivered(principal, orderId),
   );
 
-  app.post(
-    '/orders/:orderId/preparing',
-    {
-      schema: {
-        ...common,
-        summary: 'Preparation has started (D29, Open Delivery); raises PREPARING, both profiles',
-        description: `Allowed on a CONFIRMED order; the status stays CONFIRMED and lastEvent becomes PREPARING. ${OdProfileNote}`,
-        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
-      },
-    },
-    async (request, reply) => {
-      await orders.preparing(request.principal, request.params.orderId);
-      return sendNoBody(reply, 202);
-    },
+  bodilessAction(
+    'preparing',
+    'Preparation has started (D29, Open Delivery); raises PREPARING, both profiles',
+    `Allowed on a CONFIRMED order; the status stays CONFIRMED and lastEvent becomes PREPARING. ${OdProfileNote}`,
+    (principal, orderId) => orders.preparing(principal, orderId),
   );
 
-  app.post(
-    '/orders/:orderId/pickedUp',
-    {
-      schema: {
-        ...common,
-        summary: 'The customer picked up a TAKEOUT order (D29, Open Delivery); raises PICKED_UP, both profiles',
-        description: `Allowed on a TAKEOUT order that is CONFIRMED or READY_FOR_PICKUP; the status stays, lastEvent becomes PICKED_UP. ${OdProfileNote}`,
-        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
-      },
-    },
-    async (request, reply) => {
-      await orders.pickedUp(request.principal, request.params.orderId);
-      return sendNoBody(reply, 202);
-    },
+  bodilessAction(
+    'pickedUp',
+    'The customer picked up a TAKEOUT order (D29, Open Delivery); raises PICKED_UP, both profiles',
+    `Allowed on a TAKEOUT order that is CONFIRMED or READY_FOR_PICKUP; the status stays, lastEvent becomes PICKED_UP. ${OdProfileNote}`,
+    (principal, orderId) => orders.pickedUp(principal, orderId),
   );
 
   app.patch(

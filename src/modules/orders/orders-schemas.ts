@@ -3,8 +3,13 @@
 // a reader can hold this file beside the spec and check it field by field.
 import { Type } from 'typebox';
 import { DateTime, Uuid } from '../../lib/schemas.js';
-import { ORDER_EVENT_TYPES } from '../events/index.js';
-import { OD_DENY_CANCELLATION_CODES } from '../opendelivery/index.js';
+import { OrderEventTypeEnum } from '../events/index.js';
+import {
+  OD_DENY_CANCELLATION_CODES,
+  OD_REQUEST_CANCELLATION_CODES,
+  OdPaymentMethodEnum,
+  OdRequestCancellationCode,
+} from '../opendelivery/index.js';
 import { ORDER_STATUSES } from './order-state.js';
 
 // Spec 2.6 / 2.6.1 plus the Open Delivery fields of D26. Response schemas are allow-lists.
@@ -13,20 +18,6 @@ import { ORDER_STATUSES } from './order-state.js';
 
 export const Price = Type.Object({ value: Type.Number(), currency: Type.String() });
 const Unit = Type.Enum(['UN', 'KG']);
-export const PAYMENT_METHODS = [
-  'CREDIT',
-  'DEBIT',
-  'MEAL_VOUCHER',
-  'FOOD_VOUCHER',
-  'DIGITAL_WALLET',
-  'PIX',
-  'CASH',
-  'CREDIT_DEBIT',
-  'COUPON',
-  'REDEEM',
-  'PREPAID_REDEEM',
-  'OTHER',
-] as const;
 /** Open Delivery: `brand` only on card and voucher methods (D26). */
 export const BRANDED_METHODS = new Set(['CREDIT', 'DEBIT', 'CREDIT_DEBIT', 'MEAL_VOUCHER', 'FOOD_VOUCHER']);
 export const CARD_BRANDS = [
@@ -108,7 +99,7 @@ export const PaymentMethod = Type.Object({
   value: Type.Number(),
   currency: Type.String(),
   type: Type.Enum(['PREPAID', 'PENDING']),
-  method: Type.Enum(PAYMENT_METHODS),
+  method: OdPaymentMethodEnum,
   brand: Type.Optional(Type.Enum(CARD_BRANDS)),
   methodInfo: Type.Optional(Type.String()),
   changeFor: Type.Optional(Type.Number()),
@@ -122,7 +113,7 @@ const orderProperties = {
   displayId: Type.String(),
   salesChannel: Type.String(),
   createdAt: DateTime(),
-  lastEvent: Type.Enum(ORDER_EVENT_TYPES),
+  lastEvent: OrderEventTypeEnum,
   merchant: Type.Object({ id: Uuid(), name: Type.String() }),
   items: Type.Array(OrderItem),
   total: Type.Object({ itemsPrice: Price, otherFees: Price, discount: Price, orderAmount: Price }),
@@ -240,7 +231,7 @@ export const CreateOrderBody = Type.Object({
         Type.Object({
           value: Type.Number({ minimum: 0 }),
           type: Type.Enum(['PREPAID', 'PENDING']),
-          method: Type.Enum(PAYMENT_METHODS),
+          method: OdPaymentMethodEnum,
           brand: Type.Optional(Type.Enum(CARD_BRANDS)),
           methodInfo: Type.Optional(Type.String({ maxLength: 200 })),
           changeFor: Type.Optional(Type.Number({ minimum: 0 })),
@@ -287,19 +278,8 @@ export const CreateOrderBody = Type.Object({
 
 // ---- POS action bodies (spec 4.7–4.12) -------------------------------------------------------
 
-export const CANCELLATION_CODES = [
-  'SYSTEMIC_ISSUES',
-  'DUPLICATE_APPLICATION',
-  'UNAVAILABLE_ITEM',
-  'RESTAURANT_WITHOUT_DELIVERY_PERSON',
-  'OUTDATED_MENU',
-  'ORDER_OUTSIDE_THE_DELIVERY_AREA',
-  'BLOCKED_CUSTOMER',
-  'OUTSIDE_DELIVERY_HOURS',
-  'INTERNAL_DIFFICULTIES_OF_THE_RESTAURANT',
-  'RISK_AREA',
-  'DELIVERY_PROBLEM',
-] as const;
+/** Spec 4.10's codes: Open Delivery's requestCancellation codes. */
+export const CANCELLATION_CODES = OD_REQUEST_CANCELLATION_CODES;
 
 export const ConfirmBody = Type.Object({
   createdAt: DateTime(),
@@ -310,7 +290,7 @@ export const ConfirmBody = Type.Object({
 
 export const RequestCancellationBody = Type.Object({
   reason: Text(1000),
-  code: Type.Enum(CANCELLATION_CODES),
+  code: OdRequestCancellationCode,
   mode: Type.Enum(['AUTO', 'MANUAL']),
   outOfStockItems: Type.Optional(Type.Array(Uuid(), { maxItems: 500 })),
   invalidItems: Type.Optional(Type.Array(Uuid(), { maxItems: 500 })),
@@ -437,7 +417,7 @@ export const OperatorOrderSummary = Type.Object({
   displayId: Type.String(),
   type: Type.Enum(['DELIVERY', 'TAKEOUT']),
   status: Type.Enum(ORDER_STATUSES),
-  lastEvent: Type.Enum(ORDER_EVENT_TYPES),
+  lastEvent: OrderEventTypeEnum,
   orderAmount: Type.Number(),
   customerName: Type.String(),
   createdAt: DateTime(),

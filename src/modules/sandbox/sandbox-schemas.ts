@@ -1,19 +1,17 @@
 import { Type } from 'typebox';
 import { DateTime, Uuid } from '../../lib/schemas.js';
-import { ORDER_EVENT_TYPES } from '../events/index.js';
+import { OrderEventTypeEnum } from '../events/index.js';
 import { ORDER_STATUSES } from '../orders/index.js';
 import { SCENARIO_NAMES } from './scenarios.js';
-
-const EventType = Type.Enum(ORDER_EVENT_TYPES);
 
 export const ScenarioSummary = Type.Object({
   name: Type.String(),
   description: Type.String(),
-  events: Type.Array(EventType, { description: 'The events a play on a new order raises, in order' }),
+  events: Type.Array(OrderEventTypeEnum, { description: 'The events a play on a new order raises, in order' }),
   appliesToExistingOrder: Type.Boolean({
     description: 'Whether options.orderId may name an order of the merchant to play the steps on',
   }),
-  existingOrderEvents: Type.Array(EventType, { description: 'The events a play on an existing order raises' }),
+  existingOrderEvents: Type.Array(OrderEventTypeEnum, { description: 'The events a play on an existing order raises' }),
 });
 
 export const PlayScenarioBody = Type.Object(
@@ -56,7 +54,7 @@ export const ScenarioPlayed = Type.Object({
   events: Type.Array(
     Type.Object({
       orderId: Uuid(),
-      eventType: EventType,
+      eventType: OrderEventTypeEnum,
       createdAt: DateTime(),
       polled: Type.Boolean({ description: 'false: a webhook-only event (D8)' }),
     }),

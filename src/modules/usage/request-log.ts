@@ -7,11 +7,11 @@
 // first, so what a POS just did is in what it reads from the same process. A batch the database
 // refuses is dropped and reported: this is an aid to integrators, not a record (the audit log and
 // the event log are).
-import type { Db } from '../../db/db.js';
-import { type Clock, epochMs } from '../../lib/clock.js';
+import { epochMs } from '../../lib/clock.js';
 import { errorTitleOf } from '../../lib/error-title.js';
 import { redactedJson } from '../../lib/redact.js';
 import * as repo from './request-log-repository.js';
+import type { BatchWriterDeps } from './usage-recorder.js';
 
 /** Rows kept per key. */
 export const REQUEST_LOG_KEEP = 1000;
@@ -26,19 +26,8 @@ const TRIM_EVERY = 100;
 /** Rows waiting in memory, all keys together, that start a flush before the timer does. */
 const FLUSH_AT_ROWS = 5000;
 
-interface Pending {
-  keyId: string;
-  merchantId: string;
-  at: number;
-  requestId: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  errorTitle: string | null;
-  body: string | null;
-  bodyTruncated: boolean;
-}
+/** A row waiting in memory: the row to insert, its time as epoch milliseconds. */
+type Pending = Omit<repo.RequestLogInsert, 'at'> & { at: number };
 
 /** What the log reads of a request (a Fastify request has all of it). */
 export interface LoggedRequest {
@@ -60,12 +49,7 @@ export interface RequestLogEntry {
   requestBodyTruncated: boolean;
 }
 
-export function createRequestLog(deps: {
-  db: Db;
-  clock: Clock;
-  flushEveryMs?: number;
-  onError?: (error: unknown) => void;
-}) {
+export function createRequestLog(deps: BatchWriterDeps) {
   const { db, clock } = deps;
   const flushEveryMs = deps.flushEveryMs ?? 1_000;
   let waiting = new Map<string, Pending[]>();

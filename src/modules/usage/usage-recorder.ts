@@ -10,17 +10,8 @@ import * as repo from './usage-repository.js';
 const MINUTE = 60_000;
 const MAX_BUCKETS = 200_000;
 
-interface Counter {
-  keyId: string;
-  minute: number;
-  group: RouteGroup;
-  requests: number;
-  errors4xx: number;
-  throttled: number;
-  errors5xx: number;
-  latencyMsSum: number;
-  latencyMsMax: number;
-}
+/** A bucket being counted: its minute as epoch milliseconds. */
+type Counter = Omit<repo.UsageBucket, 'minute' | 'group'> & { minute: number; group: RouteGroup };
 
 interface Seen {
   merchantId: string;
@@ -29,12 +20,17 @@ interface Seen {
   lastAckAt: number;
 }
 
-export function createUsageRecorder(deps: {
+/** What a batch writer of this module (this recorder, the request log) is given. */
+export interface BatchWriterDeps {
   db: Db;
   clock: Clock;
+  /** How often waiting rows are written. */
   flushEveryMs?: number;
+  /** A batch the database refused. */
   onError?: (error: unknown) => void;
-}) {
+}
+
+export function createUsageRecorder(deps: BatchWriterDeps) {
   const { db, clock } = deps;
   let counters = new Map<string, Counter>();
   let seen = new Map<string, Seen>();

@@ -14,7 +14,7 @@ import { conflict, notFound } from '../../lib/errors.js';
 import { decideRetry, findSigningSecret, type SigningKeys } from './attempt-rules.js';
 import * as sessions from './webhook-forwarding-repository.js';
 import { SNIPPET_BYTES } from './webhook-sender.js';
-import { signWebhook } from './webhook-signing.js';
+import { signDelivery } from './webhook-signing.js';
 import * as repo from './webhooks-repository.js';
 
 /** The longest a listener's poll waits for a delivery (below common proxy idle timeouts). */
@@ -84,14 +84,7 @@ export function createWebhookForwarding(deps: ForwardingDeps) {
         eventType: row.event_type,
         orderId: row.order_id,
         profile: row.profile,
-        headers: signWebhook({
-          appId: config.appId,
-          merchantId: row.merchant_id,
-          webhookId: row.occurrence_id,
-          timestampSec: Math.floor(clock.now().getTime() / 1000),
-          body: row.body,
-          secret,
-        }),
+        headers: signDelivery(config.appId, row, secret, clock.now()),
         body: row.body,
       });
     }

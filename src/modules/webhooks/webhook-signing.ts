@@ -16,6 +16,23 @@ export interface WebhookHeadersInput {
   secret: string;
 }
 
+/** The headers of one queued delivery, signed at `now` with the merchant's key secret. */
+export function signDelivery(
+  appId: string,
+  row: { merchant_id: string; occurrence_id: string; body: string },
+  secret: string,
+  now: Date,
+): Record<string, string> {
+  return signWebhook({
+    appId,
+    merchantId: row.merchant_id,
+    webhookId: row.occurrence_id,
+    timestampSec: Math.floor(now.getTime() / 1000),
+    body: row.body,
+    secret,
+  });
+}
+
 export function signWebhook(input: WebhookHeadersInput): Record<string, string> {
   const key = Buffer.from(input.secret, 'utf8');
   const body = Buffer.from(input.body, 'utf8');

@@ -15,7 +15,7 @@ import { decideRetry as decideRetryAfterFailure, findSigningSecret, type Signing
 import type { Outcome, WebhookMetrics } from './webhook-metrics.js';
 import { createResultWriter } from './webhook-result-writer.js';
 import { createWebhookSender, type SendResult } from './webhook-sender.js';
-import { signWebhook } from './webhook-signing.js';
+import { signDelivery } from './webhook-signing.js';
 import * as repo from './webhooks-repository.js';
 
 /** Spec 4.2: the platform appends this path to the registered base URL. */
@@ -114,6 +114,10 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     );
   }
 
+  /** The decisions that end a delivery: no further attempt. */
+  const DELIVERED = { status: 'DELIVERED', nextAttemptAt: null, outcome: 'delivered' } as const;
+  const FAILED = { status: 'FAILED', nextAttemptAt: null, outcome: 'failed' } as const;
+
   /** After a failed attempt: the schedule (with Retry-After on 429/503), or FAILED when it is exhausted. */
   const decideRetry = (row: repo.ClaimedRow, result: SendResult, now: Date) =>
     decideRetryAfterFailure(row.attempt_count, result, now, schedule, deps.random);
@@ -153,7 +157,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
         row,
         token,
         { startedAt, target: null, result: fail('The merchant has no ordersWebhookURL registered') },
-        { status: 'FAILED', nextAttemptAt: null, outcome: 'failed' },
+        FAILED,
       );
       return;
     }
@@ -161,12 +165,7 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     if (row.webhook_disabled_at) {
       // D11: disabled by a 410 until the merchant registers again; kept FAILED, replayable.
       const error = `Webhook disabled after HTTP 410 at ${row.webhook_disabled_at.toISOString()}; the merchant must register its ordersWebhookURL again`;
-      await finish(
-        row,
-        token,
-        { startedAt, target, result: fail(error) },
-        { status: 'FAILED', nextAttemptAt: null, outcome: 'failed' },
-      );
+      await finish(row, token, { startedAt, target, result: fail(error) }, FAILED);
       return;
     }
     const secret = await secretFor(row.merchant_id, row.webhook_key_id);
@@ -177,36 +176,19 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
       await finish(row, token, { startedAt, target, result }, decideRetry(row, result, clock.now()));
       return;
     }
-    const headers = signWebhook({
-      appId: config.appId,
-      merchantId: row.merchant_id,
-      webhookId: row.occurrence_id,
-      timestampSec: Math.floor(clock.now().getTime() / 1000),
-      body: row.body,
-      secret,
-    });
+    const headers = signDelivery(config.appId, row, secret, clock.now());
     sender ??= newSender();
     const result = await sender.send(target, headers, row.body);
     const now = clock.now();
     if (result.ok) {
-      await finish(
-        row,
-        token,
-        { startedAt, target, result },
-        { status: 'DELIVERED', nextAttemptAt: null, outcome: 'delivered' },
-      );
+      await finish(row, token, { startedAt, target, result }, DELIVERED);
       return;
     }
     if (result.statusCode === 410) {
       // D11: the receiver says the endpoint is gone for good.
       await repo.disableMerchantWebhook(db, row.merchant_id, row.orders_webhook_url, now);
       result.error = 'HTTP 410 Gone: webhook disabled until the merchant registers its ordersWebhookURL again';
-      await finish(
-        row,
-        token,
-        { startedAt, target, result },
-        { status: 'FAILED', nextAttemptAt: null, outcome: 'failed' },
-      );
+      await finish(row, token, { startedAt, target, result }, FAILED);
       return;
     }
     await finish(row, token, { startedAt, target, result }, decideRetry(row, result, now));

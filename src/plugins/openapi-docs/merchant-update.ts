@@ -26,6 +26,17 @@ const envelope = (entityType: string, objects: Json, description: string, extra:
   },
 });
 
+/** A product's details, in a MERCHANT upload's items and an ITEM upload alike. */
+const PRODUCT_DETAILS: Json = {
+  serving: { type: 'integer', description: 'How many people it serves.' },
+  nutritionalInfo: { type: 'object', description: 'Nutritional information, kept as given.' },
+  image: {
+    type: 'object',
+    description: 'The product’s picture.',
+    properties: { url: str('Where the picture is.', { format: 'uri' }) },
+  },
+};
+
 const MERCHANT_STORE: Json = {
   type: 'object',
   description: 'The whole store. The chain is category itemOfferId → offer id, offer itemId → item id.',
@@ -83,13 +94,7 @@ const MERCHANT_STORE: Json = {
             enum: ['KG', 'UN'],
             description: 'Sold by weight or by unit; sets the product type at creation.',
           },
-          serving: { type: 'integer', description: 'How many people it serves.' },
-          nutritionalInfo: { type: 'object', description: 'Nutritional information, kept as given.' },
-          image: {
-            type: 'object',
-            description: 'The product’s picture.',
-            properties: { url: str('Where the picture is.', { format: 'uri' }) },
-          },
+          ...PRODUCT_DETAILS,
         },
       },
     },
@@ -104,13 +109,7 @@ const ITEM: Json = {
     id: str('The product’s pdv_external_id.'),
     externalCode: str('The scale code.'),
     ean: str('The barcode.'),
-    serving: { type: 'integer', description: 'How many people it serves.' },
-    nutritionalInfo: { type: 'object', description: 'Nutritional information, kept as given.' },
-    image: {
-      type: 'object',
-      description: 'The product’s picture.',
-      properties: { url: str('Where the picture is.', { format: 'uri' }) },
-    },
+    ...PRODUCT_DETAILS,
   },
 };
 
