@@ -127,7 +127,9 @@ async function checkOutPglite(): Promise<TestDatabase> {
   const template = await migratedPgliteTemplate();
   pgliteBaseline ??= baselineOf(template);
   const baseline = await pgliteBaseline;
-  const instance = idle.pop() ?? (await template.clone());
+  // CLEAVER_TEST_PGLITE_CLONE=1: a clone per database, as before the reuse (to tell whether a failure is the reuse's).
+  const reuse = process.env.CLEAVER_TEST_PGLITE_CLONE !== '1';
+  const instance = (reuse ? idle.pop() : undefined) ?? (await template.clone());
   let released = false;
   // PGlite's listeners of this checkout, removed when it is given back.
   const unsubscribes: Array<() => Promise<void>> = [];
@@ -158,7 +160,7 @@ async function checkOutPglite(): Promise<TestDatabase> {
     for (const unsubscribe of unsubscribes.splice(0)) await unsubscribe().catch(() => {});
     if (instance.closed) return;
     try {
-      if (await resetPglite(instance, baseline)) {
+      if (reuse && (await resetPglite(instance, baseline))) {
         idle.push(instance);
         return;
       }

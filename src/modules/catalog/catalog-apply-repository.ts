@@ -1,7 +1,9 @@
 // SQL of applying an upload plan, in the caller's transaction (D16). Set-based: a fixed number of
 // statements over unnest(...) arrays whatever the catalog size (style.md#sql), never a query per
 // item. The merchant's own row (status, store id) is the merchants module's: the sync processor
-// writes it through that module, in the same transaction.
+// writes it through that module, in the same transaction. Size: one statement set per kind of
+// upload (MERCHANT, ITEM, ITEM_OFFER), each counting what it really changed; split, the three would
+// share their helpers across files for no reader's gain.
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/db.js';
 import { newSortableId } from './catalog-ids.js';

@@ -108,6 +108,10 @@ export function createWebhookForwarding(deps: ForwardingDeps) {
       await sessions.keepSession(db, { ...listener, forwardTo: input.forwardTo, now: clock.now(), until });
       for (let first = true; ; first = false) {
         const now = clock.now();
+        // A listener that went away (killed, Ctrl-C) must not have deliveries claimed for it: they
+        // would wait out their lease unseen, and a new listener of the same merchant (whose
+        // session keeps this loop's alive) would miss them for that long.
+        if (input.signal?.aborted) return { deliveries: [], timeoutMs, sessionUntil: until.toISOString() };
         const ended = !first && !(await sessions.extendSession(db, listener.merchantId, until));
         if (ended) return { deliveries: [], timeoutMs, sessionUntil: now.toISOString() };
         const token = randomUUID();
