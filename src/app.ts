@@ -166,10 +166,17 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       (r) => r.ip,
       onStoreError,
     ),
-    read: rateLimitHook(store, { name: 'read', limit: limits.readPerMinute, windowMs: MINUTE }, perKey, onStoreError),
+    // A POS's reads and writes may be answered from the last shared count far from the limit
+    // (docs/adr/0013-rate-limit-answered-from-the-last-count.md); token and login attempts never.
+    read: rateLimitHook(
+      store,
+      { name: 'read', limit: limits.readPerMinute, windowMs: MINUTE, answerFarFromLimit: true },
+      perKey,
+      onStoreError,
+    ),
     write: rateLimitHook(
       store,
-      { name: 'write', limit: limits.writePerMinute, windowMs: MINUTE },
+      { name: 'write', limit: limits.writePerMinute, windowMs: MINUTE, answerFarFromLimit: true },
       perKey,
       onStoreError,
     ),

@@ -66,24 +66,28 @@ export async function openRedisClient(url: string): Promise<Redis> {
 }
 
 /**
- * The hits of one event-loop turn in one call: for each key (KEYS[i], its window ARGV[i]) the
- * count after this hit and the milliseconds left in its window, flattened. One script for many
- * keys: Redis runs one command and the process reads one reply instead of one per request.
+ * The hits of one event-loop turn in one call: for each key (KEYS[i]; its window ARGV[2i-1] and
+ * the turn's number of hits on it ARGV[2i]) the count after the turn's last hit and the
+ * milliseconds left in its window, flattened. The hits of one key in one turn are one INCRBY, and
+ * the caller gives them the counts before it in order: a key polled many times a turn costs Redis
+ * and this process one entry, not one per request (docs/adr/0013-rate-limit-answered-from-the-last-count.md).
  */
 const HIT_SCRIPT = `
 local out = {}
 for i, key in ipairs(KEYS) do
-  local count = redis.call('INCR', key)
-  if count == 1 then redis.call('PEXPIRE', key, ARGV[i]) end
+  local window = ARGV[2 * i - 1]
+  local n = tonumber(ARGV[2 * i])
+  local count = redis.call('INCRBY', key, n)
+  if count == n then redis.call('PEXPIRE', key, window) end
   local ttl = redis.call('PTTL', key)
-  if ttl < 0 then redis.call('PEXPIRE', key, ARGV[i]); ttl = tonumber(ARGV[i]) end
+  if ttl < 0 then redis.call('PEXPIRE', key, window); ttl = tonumber(window) end
   out[#out + 1] = count
   out[#out + 1] = ttl
 end
 return out`;
 
-/** At most this many hits per script call: a bound on how long Redis runs one, not a size to tune. */
-const MAX_HITS_PER_CALL = 256;
+/** At most this many keys per script call: a bound on how long Redis runs one, not a size to tune. */
+const MAX_KEYS_PER_CALL = 256;
 
 type WithHitCommand = Redis & { cleaverRateLimitHits(...keysThenWindows: (string | number)[]): Promise<number[]> };
 
@@ -144,6 +148,8 @@ export async function prepareRedisStore(
 
 /** How old the last count Redis gave for a key may be for a hit to be answered from it. */
 const LOCAL_FRESH_MS = 1_000;
+/** How long hits answered at once wait to be sent to Redis together. */
+const LOCAL_SEND_MS = 20;
 /** Keys whose last count a store keeps at most (then it starts again): a bound, not a size to tune. */
 const MAX_KNOWN_KEYS = 100_000;
 
@@ -155,7 +161,8 @@ const MAX_KNOWN_KEYS = 100_000;
  *
  * A hit is answered at once, without waiting for Redis, when the count Redis gave for its key less
  * than a second ago, plus this process's hits still on their way, stays within half the key's
- * limit; it is still counted in Redis, and its answer teaches the store the new count. Near the
+ * limit; it is still counted in Redis (sent with the key's other such hits within LOCAL_SEND_MS),
+ * and Redis's answer teaches the store the new count. Near the
  * limit, for a key not seen lately, or after a failed call, a hit waits for Redis as before, so
  * the 429 itself is always decided on the shared count. What this gives up: a burst of
  * more than half a key's limit within one second on other processes can let this process pass up
@@ -164,26 +171,49 @@ const MAX_KNOWN_KEYS = 100_000;
 export function createRedisStore(redis: Redis, options: { now?: () => number } = {}): RateLimitStore {
   const client = defineHitCommand(redis);
   const now = options.now ?? Date.now;
-  type Waiting = { key: string; windowMs: number; resolve(hit: RateLimitHit): void; reject(error: unknown): void };
+  // `n` hits of one key; `resolve` gets the count after the last of them.
+  type Waiting = {
+    key: string;
+    windowMs: number;
+    n: number;
+    resolve(lastCount: number, resetMs: number): void;
+    reject(error: unknown): void;
+  };
+  type KeyHits = { key: string; windowMs: number; n: number; waiting: Waiting[] };
   let turn: Waiting[] = [];
-  const send = (hits: Waiting[]) => {
-    const args: (string | number)[] = [hits.length];
-    for (const h of hits) args.push(`cleaver:rl:${h.key}`);
-    for (const h of hits) args.push(String(h.windowMs));
+  const send = (keys: KeyHits[]) => {
+    const args: (string | number)[] = [keys.length];
+    for (const k of keys) args.push(`cleaver:rl:${k.key}`);
+    for (const k of keys) args.push(String(k.windowMs), String(k.n));
     client.cleaverRateLimitHits(...args).then(
       (flat) => {
-        for (const [i, h] of hits.entries())
-          h.resolve({ count: flat[2 * i] as number, resetMs: flat[2 * i + 1] as number });
+        for (const [i, k] of keys.entries()) {
+          const resetMs = flat[2 * i + 1] as number;
+          // The key's hits in the order they came: the last of them has the count returned.
+          let count = (flat[2 * i] as number) - k.n;
+          for (const w of k.waiting) {
+            count += w.n;
+            w.resolve(count, resetMs);
+          }
+        }
       },
       (error: unknown) => {
-        for (const h of hits) h.reject(error);
+        for (const k of keys) for (const w of k.waiting) w.reject(error);
       },
     );
   };
   const flush = () => {
-    const hits = turn;
+    const byKey = new Map<string, KeyHits>();
+    for (const w of turn) {
+      const k = byKey.get(w.key);
+      if (k) {
+        k.n += w.n;
+        k.waiting.push(w);
+      } else byKey.set(w.key, { key: w.key, windowMs: w.windowMs, n: w.n, waiting: [w] });
+    }
     turn = [];
-    for (let i = 0; i < hits.length; i += MAX_HITS_PER_CALL) send(hits.slice(i, i + MAX_HITS_PER_CALL));
+    const keys = [...byKey.values()];
+    for (let i = 0; i < keys.length; i += MAX_KEYS_PER_CALL) send(keys.slice(i, i + MAX_KEYS_PER_CALL));
   };
   const enqueue = (waiting: Waiting) => {
     turn.push(waiting);
@@ -195,7 +225,7 @@ export function createRedisStore(redis: Redis, options: { now?: () => number } =
   // this process's hits answered from it and not yet counted back.
   type Known = { count: number; resetAt: number; seenAt: number; local: number };
   const known = new Map<string, Known>();
-  const learn = (key: string, hit: RateLimitHit) => {
+  const learn = (key: string, count: number, resetMs: number) => {
     const t = now();
     let k = known.get(key);
     if (!k) {
@@ -203,11 +233,36 @@ export function createRedisStore(redis: Redis, options: { now?: () => number } =
       k = { count: 0, resetAt: 0, seenAt: 0, local: 0 };
       known.set(key, k);
     }
-    const resetAt = t + hit.resetMs;
+    const resetAt = t + resetMs;
     // A later window starts its count again; within one, answers come in order on one connection.
-    k.count = resetAt > k.resetAt + LOCAL_FRESH_MS ? hit.count : Math.max(k.count, hit.count);
+    k.count = resetAt > k.resetAt + LOCAL_FRESH_MS ? count : Math.max(k.count, count);
     k.resetAt = resetAt;
     k.seenAt = t;
+  };
+
+  // Hits answered at once are sent together every LOCAL_SEND_MS, one entry a key however many:
+  // a key polled thousands of times a second costs Redis and this process a few calls a second.
+  const unsent = new Map<string, { known: Known; windowMs: number; n: number }>();
+  let sendTimer: NodeJS.Timeout | undefined;
+  const enqueueUnsent = (key: string, u: { known: Known; windowMs: number; n: number }) =>
+    enqueue({
+      key,
+      windowMs: u.windowMs,
+      n: u.n,
+      resolve: (count, resetMs) => {
+        u.known.local -= u.n;
+        learn(key, count, resetMs);
+      },
+      // Redis failed: forget the key, so that its next hit waits for Redis (and the failover).
+      reject: () => {
+        u.known.local -= u.n;
+        known.delete(key);
+      },
+    });
+  const sendUnsent = () => {
+    sendTimer = undefined;
+    for (const [key, u] of unsent) enqueueUnsent(key, u);
+    unsent.clear();
   };
 
   return {
@@ -222,29 +277,29 @@ export function createRedisStore(redis: Redis, options: { now?: () => number } =
         (k.count + k.local + 1) * 2 <= limit
       ) {
         k.local += 1;
-        const answer = { count: k.count + k.local, resetMs: k.resetAt - t };
-        enqueue({
-          key,
-          windowMs,
-          resolve: (hit) => {
-            k.local -= 1;
-            learn(key, hit);
-          },
-          // Redis failed: forget the key, so that its next hit waits for Redis (and the failover).
-          reject: () => {
-            k.local -= 1;
-            known.delete(key);
-          },
-        });
-        return answer;
+        const u = unsent.get(key);
+        if (u && u.known === k) u.n += 1;
+        else unsent.set(key, { known: k, windowMs, n: 1 });
+        if (!sendTimer) {
+          sendTimer = setTimeout(sendUnsent, LOCAL_SEND_MS);
+          sendTimer.unref();
+        }
+        return { count: k.count + k.local, resetMs: k.resetAt - t };
+      }
+      // The key's hits answered at once go first: Redis counts a process's hits in their order.
+      const u = unsent.get(key);
+      if (u) {
+        unsent.delete(key);
+        enqueueUnsent(key, u);
       }
       return new Promise<RateLimitHit>((resolve, reject) =>
         enqueue({
           key,
           windowMs,
-          resolve: (hit) => {
-            if (limit !== undefined) learn(key, hit);
-            resolve(hit);
+          n: 1,
+          resolve: (count, resetMs) => {
+            if (limit !== undefined) learn(key, count, resetMs);
+            resolve({ count, resetMs });
           },
           reject,
         }),
@@ -342,6 +397,12 @@ export interface RateLimitGroup {
   name: string;
   limit: number;
   windowMs: number;
+  /**
+   * Whether a hit far from the limit may be answered from the last shared count
+   * (docs/adr/0013-rate-limit-answered-from-the-last-count.md). Not for the limits that guard
+   * credentials (token and login attempts): those are always decided on the shared count.
+   */
+  answerFarFromLimit?: boolean;
 }
 
 export type RateLimitKey = (request: FastifyRequest) => string;
@@ -391,7 +452,7 @@ export function rateLimitHook(
   return (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     let hit: RateLimitHit | Promise<RateLimitHit>;
     try {
-      hit = store.hit(storeKeyOf(keyOf(request)), group.windowMs, group.limit);
+      hit = store.hit(storeKeyOf(keyOf(request)), group.windowMs, group.answerFarFromLimit ? group.limit : undefined);
     } catch (error) {
       onStoreError(error);
       return done();
