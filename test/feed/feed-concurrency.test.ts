@@ -5,7 +5,7 @@
 // last is also forced, the case a plain sequence number gets wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmBody } from '../support/order-session.js';
-import { createOrder, createProduct } from '../support/orders.js';
+import { createOrder, createProduct, orderLife } from '../support/orders.js';
 import {
   adminHeaders,
   bearer,
@@ -43,25 +43,6 @@ async function page(after: string, limit: number, merchantId?: string): Promise<
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One order through its life, each step awaited: the order its items must keep. */
-async function orderLife(me: MerchantCredentials, productId: string): Promise<string> {
-  const order = await createOrder(t.app, me.merchantId, { type: 'DELIVERY', items: [{ productId, quantity: 1 }] });
-  const post = async (action: string, payload?: object) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/v1/orders/${order.id}/${action}`,
-      headers: bearer(me.token),
-      payload,
-    });
-    expect(res.statusCode, `${action}: ${res.body}`).toBe(202);
-  };
-  await post('confirm', confirmBody);
-  await post('readyForPickup');
-  await post('dispatch', { deliveryTrackingInfo: { status: 'ON_THE_WAY' } });
-  await post('tracking', { deliveryTrackingInfo: { status: 'ARRIVING' } });
-  return order.id;
-}
-
 const LIFE = ['CREATED', 'CONFIRMED', 'READY_FOR_PICKUP', 'TRACKING', 'DISPATCHED', 'TRACKING'];
 
 describe('a reader following next while many merchants change their orders at once', () => {
@@ -91,7 +72,7 @@ describe('a reader following next while many merchants change their orders at on
         }
       }
     })();
-    const writers = merchants.flatMap((m, i) => [0, 1].map(() => orderLife(m, products[i].id)));
+    const writers = merchants.flatMap((m, i) => [0, 1].map(() => orderLife(t.app, m, products[i].id)));
     const orderIds = await Promise.all(writers);
     writing = false;
     await reader;

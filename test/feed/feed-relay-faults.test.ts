@@ -10,7 +10,7 @@ import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CleaverProcess, startCleaver, stopAllCleavers } from '../proof/processes.js';
 import { confirmBody } from '../support/order-session.js';
-import { createOrder, createProduct } from '../support/orders.js';
+import { createOrder, createProduct, orderLife } from '../support/orders.js';
 import { type OwnNats, startOwnNats } from '../support/own-services.js';
 import { bearer, createMerchant, createTestApp, type MerchantCredentials, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, testDbKind } from '../support/test-db.js';
@@ -103,25 +103,6 @@ describe.runIf(testDbKind() === 'postgres')('the NATS relay killed mid-stream an
     }
   }
 
-  /** One order through its life, each step awaited (the order its items must keep). */
-  async function orderLife(me: MerchantCredentials, productId: string): Promise<string> {
-    const order = await createOrder(t.app, me.merchantId, { type: 'DELIVERY', items: [{ productId, quantity: 1 }] });
-    const post = async (action: string, payload?: object) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/v1/orders/${order.id}/${action}`,
-        headers: bearer(me.token),
-        payload,
-      });
-      expect(res.statusCode, `${action}: ${res.body}`).toBe(202);
-    };
-    await post('confirm', confirmBody);
-    await post('readyForPickup');
-    await post('dispatch', { deliveryTrackingInfo: { status: 'ON_THE_WAY' } });
-    await post('tracking', { deliveryTrackingInfo: { status: 'ARRIVING' } });
-    return order.id;
-  }
-
   it('publishes every item exactly once, per merchant in order', async () => {
     const merchants: MerchantCredentials[] = [];
     const products: string[] = [];
@@ -136,7 +117,7 @@ describe.runIf(testDbKind() === 'postgres')('the NATS relay killed mid-stream an
     let writing = true;
     const orderIds: string[] = [];
     const writers = merchants.map(async (m, i) => {
-      while (writing) orderIds.push(await orderLife(m, products[i]));
+      while (writing) orderIds.push(await orderLife(t.app, m, products[i]));
     });
 
     try {

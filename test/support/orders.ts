@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
 import type { Db } from '../../src/db/db.js';
 import { newId } from '../../src/lib/ids.js';
-import { adminHeaders } from './test-app.js';
+import { confirmBody } from './order-session.js';
+import { adminHeaders, bearer, type MerchantCredentials } from './test-app.js';
 
 /** A hand-made product through the operator API (pdv_external_id null). */
 export async function createProduct(
@@ -57,4 +59,26 @@ export async function createOrder(
 export async function createSimpleOrder(app: FastifyInstance, merchantId: string, type = 'DELIVERY') {
   const product = await createProduct(app, merchantId, { name: 'Picanha', price: 89.9, unit: 'KG' });
   return createOrder(app, merchantId, { type, items: [{ productId: product.id, quantity: 1.25 }] });
+}
+
+/**
+ * One DELIVERY order through its life over the POS API, each step awaited (confirm, ready,
+ * dispatch, tracking): the feed's tests read its items back in this order (D36).
+ */
+export async function orderLife(app: FastifyInstance, me: MerchantCredentials, productId: string): Promise<string> {
+  const order = await createOrder(app, me.merchantId, { type: 'DELIVERY', items: [{ productId, quantity: 1 }] });
+  const post = async (action: string, payload?: object) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: `/v1/orders/${order.id}/${action}`,
+      headers: bearer(me.token),
+      payload,
+    });
+    expect(res.statusCode, `${action}: ${res.body}`).toBe(202);
+  };
+  await post('confirm', confirmBody);
+  await post('readyForPickup');
+  await post('dispatch', { deliveryTrackingInfo: { status: 'ON_THE_WAY' } });
+  await post('tracking', { deliveryTrackingInfo: { status: 'ARRIVING' } });
+  return order.id;
 }
