@@ -279,7 +279,11 @@ export function createRedisStore(redis: Redis, options: { now?: () => number } =
         k.local += 1;
         const u = unsent.get(key);
         if (u && u.known === k) u.n += 1;
-        else unsent.set(key, { known: k, windowMs, n: 1 });
+        else {
+          // Hits answered from a count since forgotten are still sent, never dropped.
+          if (u) enqueueUnsent(key, u);
+          unsent.set(key, { known: k, windowMs, n: 1 });
+        }
         if (!sendTimer) {
           sendTimer = setTimeout(sendUnsent, LOCAL_SEND_MS);
           sendTimer.unref();
