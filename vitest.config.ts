@@ -108,6 +108,10 @@ const onceOnly = [
   'test/homologation/homologation-run.test.ts',
   'test/proof/fuzz-checks.test.ts',
   'test/proof/redis-freeze.test.ts',
+  // Rate-limit counters in memory and in Redis: the database only holds the apps' tokens.
+  'test/foundation/rate-limit.test.ts',
+  // Two apps' answers compared byte for byte, with and without a broker: a configuration check.
+  'test/feed/feed-broker-optional.test.ts',
 ];
 
 export default defineConfig({

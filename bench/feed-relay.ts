@@ -39,6 +39,7 @@ import { systemClock } from '../src/lib/clock.js';
 import { newId } from '../src/lib/ids.js';
 import { createFeedRelay, type FeedItemView, subjectOf, wavesOf } from '../src/modules/feed/index.js';
 import { createServices, type Services } from '../src/services.js';
+import { openBenchDb } from './support/bench-db.js';
 import { fmt, machine, median, reportRow } from './support/measure.js';
 
 const NATS_URL = process.env.BENCH_NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -80,32 +81,6 @@ async function deleteStream(name: string): Promise<void> {
   streams.delete(name);
 }
 
-async function openBenchDb(kind: 'postgres' | 'pglite'): Promise<{ db: Db; close(): Promise<void> }> {
-  if (kind === 'pglite') {
-    const onThread = process.env.CLEAVER_EMBEDDED_DB_THREAD !== 'false';
-    const db = onThread ? await openPgliteThread({}) : await openPglite();
-    await migrate(db);
-    return { db, close: () => db.close() };
-  }
-  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `cleaver_bench_feed_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const db = openPostgres({ connectionString: url.toString(), max: 10 });
-  await migrate(db);
-  return {
-    db,
-    async close() {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
-
 /** An order item as the platform reads it (a CONFIRMED with its code and preparation time). */
 const orderItem = (merchantId: string, extra: Record<string, unknown> = {}) => ({
   kind: 'order' as const,
@@ -115,9 +90,9 @@ const orderItem = (merchantId: string, extra: Record<string, unknown> = {}) => (
   data: { orderExternalCode: `PDV-${randomBytes(3).toString('hex')}`, preparationTimeInSeconds: 900, ...extra },
 });
 
-/** The relay's throughput: every item from position 0 into a fresh stream, pass after pass. */
-async function relayRound(services: Services): Promise<number> {
-  const stream = streamName('RELAY');
+/** A relay as the worker runs it, on a bench-only stream and subjects of this run. */
+function benchRelay(services: Services, what: string) {
+  const stream = streamName(what);
   const relay = createFeedRelay({
     subjectPrefix: PREFIX,
     db: services.db,
@@ -127,6 +102,12 @@ async function relayRound(services: Services): Promise<number> {
     name: `bench:${stream}`,
     stamp: services.feed.stamp,
   });
+  return { stream, relay };
+}
+
+/** The relay's throughput: every item from position 0 into a fresh stream, pass after pass. */
+async function relayRound(services: Services): Promise<number> {
+  const { stream, relay } = benchRelay(services, 'RELAY');
   try {
     // Made beforehand as the relay would make it (it uses an existing stream as it is); the
     // relay's first pass still connects, a few ms of the count.
@@ -205,16 +186,7 @@ const lags = (committed: Map<string, number>, arrivals: Map<string, number>) =>
 
 /** Commit → stored at RATE, through the worker's stamper and relay. */
 async function relayLag(services: Services, merchants: string[]) {
-  const stream = streamName('LAG');
-  const relay = createFeedRelay({
-    subjectPrefix: PREFIX,
-    db: services.db,
-    clock: systemClock,
-    url: NATS_URL,
-    stream,
-    name: `bench:${stream}`,
-    stamp: services.feed.stamp,
-  });
+  const { stream, relay } = benchRelay(services, 'LAG');
   streams.add(stream);
   // From the head on: the throughput items are old news.
   await services.db.query('INSERT INTO feed_relays (name, position, updated_at) VALUES ($1, $2, now())', [
@@ -274,7 +246,7 @@ async function baselineLag(merchants: string[]) {
 
 async function run(kind: 'postgres' | 'pglite') {
   const dataDir = mkdtempSync(join(tmpdir(), 'cleaver-bench-'));
-  const { db, close } = await openBenchDb(kind);
+  const { db, close } = await openBenchDb(kind, 'feed');
   try {
     const config = loadConfig({
       CLEAVER_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijklmnop',

@@ -25,6 +25,7 @@ import { newId } from '../src/lib/ids.js';
 import type { RecordedEvent } from '../src/modules/events/event-contract.js';
 import { signWebhook } from '../src/modules/webhooks/index.js';
 import { createServices } from '../src/services.js';
+import { openBenchDb } from './support/bench-db.js';
 import { cpuMeter, fmt, postgresPids, reportRow } from './support/measure.js';
 
 const THROUGHPUT_N = Number(process.env.BENCH_WEBHOOK_N ?? 5000);
@@ -178,37 +179,9 @@ async function baselinePosts(receiver: Receiver, n: number): Promise<{ rate: num
   return { rate, cpu };
 }
 
-async function openBenchDb(kind: 'postgres' | 'pglite'): Promise<{ db: Db; close(): Promise<void> }> {
-  if (kind === 'pglite') {
-    // As `npm start` opens it: on a thread of its own unless CLEAVER_EMBEDDED_DB_THREAD=false
-    // (docs/adr/0009-embedded-database-thread.md).
-    const onThread = process.env.CLEAVER_EMBEDDED_DB_THREAD !== 'false';
-    const db = onThread ? await openPgliteThread({}) : await openPglite();
-    await migrate(db);
-    return { db, close: () => db.close() };
-  }
-  const base = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `cleaver_bench_webhooks_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  const db = openPostgres({ connectionString: url.toString(), max: 10 });
-  await migrate(db);
-  return {
-    db,
-    async close() {
-      await db.close();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
-
 async function run(kind: 'postgres' | 'pglite', receiver: Receiver, baseline: number) {
   const dataDir = mkdtempSync(join(tmpdir(), 'cleaver-bench-'));
-  const { db, close } = await openBenchDb(kind);
+  const { db, close } = await openBenchDb(kind, 'webhooks');
   const config = loadConfig({
     CLEAVER_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijklmnop',
     CLEAVER_SECRET_KEY: 'bench-secret-key-0123456789abcdefghijklmnopqrs',

@@ -4,6 +4,7 @@
 // request's body up to 2 KB with secrets redacted. A key never sees another key's requests.
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/lib/clock.js';
+import type { RequestLogEntry } from '../../src/modules/usage/index.js';
 import { expectError } from '../support/expect-error.js';
 import { createSimpleOrder } from '../support/orders.js';
 import { addIntegrationKey, bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
@@ -11,19 +12,11 @@ import { addIntegrationKey, bearer, createMerchant, createTestApp, type TestApp 
 const UNKNOWN_ORDER = '00000000-0000-4000-8000-000000000000';
 const LIFTED = { CLEAVER_RATE_LIMIT_READ: '1000000', CLEAVER_RATE_LIMIT_WRITE: '1000000' };
 
-interface Logged {
-  requestId: string;
-  at: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  errorTitle: string | null;
-  requestBody: string | null;
-  requestBodyTruncated: boolean;
-}
-
-async function readLog(t: TestApp, token: string, query = ''): Promise<{ items: Logged[]; next: string | null }> {
+async function readLog(
+  t: TestApp,
+  token: string,
+  query = '',
+): Promise<{ items: RequestLogEntry[]; next: string | null }> {
   const res = await t.app.inject({ url: `/v1/developer/requests${query}`, headers: bearer(token) });
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
