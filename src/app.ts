@@ -133,10 +133,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   registerJsonBodyParser(app);
   app.addSchema(ErrorBody);
   registerErrorHandling(app);
-  // Query strings: text PostgreSQL cannot store is a 400 naming the parameter (bodies are
-  // checked by the parser). A query is flat and small, so this walk is bounded.
+  // Query strings and path parameters: text PostgreSQL cannot store is a 400 naming the parameter
+  // (bodies are checked by the parser; a `%00` in a path reached the database as a 500). Both are
+  // flat and small, so this walk is bounded.
   app.addHook('preValidation', (request, _reply, done) => {
-    const bad = unstorableTextPath(request.query);
+    const bad = unstorableTextPath(request.query) ?? unstorableTextPath(request.params);
     done(bad ? badRequest(`${bad} contains characters that cannot be stored (NUL or unpaired surrogate)`) : undefined);
   });
   await registerOpenApi(app, config.publicUrl, () =>

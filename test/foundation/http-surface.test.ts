@@ -152,4 +152,18 @@ describe('text the database cannot store', () => {
       });
     }
   });
+
+  it('400 naming the path parameter for a NUL in it (%00), not a 500 from the database', async () => {
+    const m = await createMerchant(t.app, 'Açougue Caminho');
+    const res = await t.app.inject({
+      method: 'DELETE',
+      url: `/admin/v1/merchants/${m.merchantId}/products/00000000-0000-4000-8000-000000000001/cuts/%00`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      title: 'cutId contains characters that cannot be stored (NUL or unpaired surrogate)',
+      status: 400,
+    });
+  });
 });
