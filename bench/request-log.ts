@@ -69,7 +69,7 @@ for (let round = 0; round < ROUNDS; round++) {
   perRow.push((total * 1000) / (FLUSHES * PER_FLUSH));
   recordOnly.push((recording * 1000) / (FLUSHES * PER_FLUSH));
 }
-const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM request_log');
+const { rows } = await db.query<{ n: number }>('SELECT coalesce(sum(entries), 0)::int AS n FROM request_log_batches');
 console.log(
   `machine: ${machine()}; ${KEYS} keys, ${fmt(PER_FLUSH)} requests a flush, ${FLUSHES} flushes, ${ROUNDS} rounds; embedded PGlite`,
 );

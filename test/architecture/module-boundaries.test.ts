@@ -50,7 +50,9 @@ const OWNERS: Record<string, string> = {
   audit_log: 'operators',
   key_usage_minutes: 'usage',
   key_presence: 'usage',
+  // request_log (0020) became request_log_batches (0021).
   request_log: 'usage',
+  request_log_batches: 'usage',
   homologation_runs: 'homologation',
   merchant_history: 'merchants',
   webhook_endpoint_health: 'webhooks',

@@ -22,9 +22,10 @@ async function readLog(
   return res.json();
 }
 
+/** The requests stored for a key (a row holds one flush's requests of the key). */
 async function rowsOfKey(t: TestApp, keyId: string): Promise<number> {
   const { rows } = await t.database.db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM request_log WHERE key_id = $1',
+    'SELECT coalesce(sum(entries), 0)::int AS n FROM request_log_batches WHERE key_id = $1',
     [keyId],
   );
   return rows[0].n;

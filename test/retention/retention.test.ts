@@ -42,7 +42,7 @@ const TABLES = [
   'catalog_syncs',
   'key_usage_minutes',
   'feed_items',
-  'request_log',
+  'request_log_batches',
   'orders',
 ] as const;
 
@@ -169,7 +169,7 @@ describe('60 days of traffic', () => {
     expect(daily.slice(25).every((d) => d.catalog_payloads === 20)).toBe(true);
     expect(daily[DAYS - 1].catalog_syncs).toBe(DAYS);
     // The request log: 24 hours, so a day's requests at most (the same each day here).
-    const logged = daily.slice(2).map((d) => d.request_log);
+    const logged = daily.slice(2).map((d) => d.request_log_batches);
     expect(logged).toEqual(logged.map(() => logged[0]));
     expect(logged[0]).toBeGreaterThan(0);
     // D36: platform feed items, 7 days (nothing relays them here, so nothing holds them back).

@@ -1,116 +1,101 @@
-// The request log's statements (migration 0019): the batch insert, the trim to the newest rows of
-// each key, a key's page newest first, and retention by age.
+// The request log's statements (migrations 0020, 0021): a key's requests are stored a batch to a
+// row (modules/usage/request-log-batch.ts says what a row holds and why). The batch insert, the
+// trim to the batches that hold a key's newest requests, a key's newest batches, and retention
+// by age.
 import type { Queryable } from '../../db/db.js';
 
-export interface RequestLogInsert {
+export interface RequestLogBatchInsert {
   keyId: string;
   merchantId: string;
-  at: Date;
-  requestId: string;
-  method: string;
-  path: string;
-  status: number;
-  durationMs: number;
-  errorTitle: string | null;
-  body: string | null;
-  bodyTruncated: boolean;
+  firstAt: Date;
+  lastAt: Date;
+  /** How many requests `requests` holds (1 to 1,000). */
+  entries: number;
+  /** The batch's requests as JSON text, oldest first. */
+  requests: string;
 }
 
-/** One statement whatever the batch size; rows get seq in the order given. */
-export async function insertRequests(db: Queryable, rows: RequestLogInsert[]): Promise<void> {
-  if (rows.length === 0) return;
+/** One statement whatever the number of batches; batches get seq in the order given. */
+export async function insertBatches(db: Queryable, batches: RequestLogBatchInsert[]): Promise<void> {
+  if (batches.length === 0) return;
+  // Text arrays: measured cheaper on the embedded database than one JSON document of the batches
+  // (docs/adr/0014-request-log-in-batches.md).
   await db.query(
-    `INSERT INTO request_log (key_id, merchant_id, at, request_id, method, path, status, duration_ms, error_title,
-                              body, body_truncated)
-     SELECT key_id, merchant_id, at, request_id, method, path, status, duration_ms, error_title, body, body_truncated
-       FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::smallint[],
-                   $8::int[], $9::text[], $10::text[], $11::boolean[])
-            WITH ORDINALITY AS r(key_id, merchant_id, at, request_id, method, path, status, duration_ms, error_title,
-                                 body, body_truncated, n)
+    `INSERT INTO request_log_batches (key_id, merchant_id, first_at, last_at, entries, requests)
+     SELECT key_id, merchant_id, first_at, last_at, entries, requests
+       FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::text[])
+            WITH ORDINALITY AS b(key_id, merchant_id, first_at, last_at, entries, requests, n)
       ORDER BY n`,
     [
-      rows.map((r) => r.keyId),
-      rows.map((r) => r.merchantId),
-      rows.map((r) => r.at),
-      rows.map((r) => r.requestId),
-      rows.map((r) => r.method),
-      rows.map((r) => r.path),
-      rows.map((r) => r.status),
-      rows.map((r) => r.durationMs),
-      rows.map((r) => r.errorTitle),
-      rows.map((r) => r.body),
-      rows.map((r) => r.bodyTruncated),
+      batches.map((b) => b.keyId),
+      batches.map((b) => b.merchantId),
+      batches.map((b) => b.firstAt),
+      batches.map((b) => b.lastAt),
+      batches.map((b) => b.entries),
+      batches.map((b) => b.requests),
     ],
   );
 }
 
-/** Each of these keys keeps its newest `keep` rows; returns how many rows went. */
+/**
+ * Each of these keys keeps the batches that hold its newest `keep` requests (the oldest of them
+ * may hold older ones too, which reads skip); returns how many batches went.
+ */
 export async function trimKeys(db: Queryable, keyIds: string[], keep: number): Promise<number> {
   if (keyIds.length === 0) return 0;
   const { rowCount } = await db.query(
-    `DELETE FROM request_log r
-      USING (SELECT k.key_id,
-                    (SELECT l.seq FROM request_log l WHERE l.key_id = k.key_id
-                      ORDER BY l.seq DESC OFFSET $2 LIMIT 1) AS floor
-               FROM unnest($1::uuid[]) AS k(key_id)) f
-      WHERE f.floor IS NOT NULL AND r.key_id = f.key_id AND r.seq <= f.floor`,
+    `DELETE FROM request_log_batches r
+      USING (SELECT key_id, seq
+               FROM (SELECT key_id, seq,
+                            sum(entries) OVER (PARTITION BY key_id ORDER BY seq DESC ROWS UNBOUNDED PRECEDING)
+                              - entries AS newer
+                       FROM request_log_batches WHERE key_id = ANY ($1::uuid[])) k
+              WHERE newer >= $2) old
+      WHERE r.key_id = old.key_id AND r.seq = old.seq`,
     [keyIds, keep],
   );
   return rowCount;
 }
 
-export interface RequestLogRow {
-  /** seq as text (a bigint): the `before` of the next page. */
-  position: string;
-  at: Date;
-  request_id: string;
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-  error_title: string | null;
-  body: string | null;
-  body_truncated: boolean;
+export interface RequestLogBatchRow {
+  /** seq as text (a bigint). */
+  seq: string;
+  entries: number;
+  /** How many of the key's requests are newer than this batch's. */
+  newer: number;
+  requests: string;
 }
 
 /**
- * A key's requests newest first: only its newest `keep` rows since `since` (what a trim not yet
- * run would leave), before the `beforeSeq` position, failed ones (status >= 400) or one status only.
+ * A key's batches newest first that hold any of its newest `keep` requests, have one since
+ * `since`, and start before the batch `beforeSeq` (or are it).
  */
-export async function listKeyRequests(
+export async function listKeyBatches(
   db: Queryable,
   keyId: string,
-  filter: { since: Date; keep: number; beforeSeq?: string; failed?: boolean; status?: number; limit: number },
-): Promise<RequestLogRow[]> {
-  const { rows } = await db.query<RequestLogRow>(
-    `SELECT seq::text AS position, at, request_id, method, path, status, duration_ms, error_title, body, body_truncated
-       FROM request_log
-      WHERE key_id = $1 AND at >= $2
-        AND seq >= COALESCE((SELECT l.seq FROM request_log l WHERE l.key_id = $1
-                              ORDER BY l.seq DESC OFFSET $3 LIMIT 1), 0)
-        AND ($4::bigint IS NULL OR seq < $4)
-        AND ($5::boolean IS NOT TRUE OR status >= 400)
-        AND ($6::int IS NULL OR status = $6)
-      ORDER BY request_log.seq DESC LIMIT $7`,
-    [
-      keyId,
-      filter.since,
-      filter.keep - 1,
-      filter.beforeSeq ?? null,
-      filter.failed ?? null,
-      filter.status ?? null,
-      filter.limit,
-    ],
+  filter: { since: Date; keep: number; beforeSeq?: string },
+): Promise<RequestLogBatchRow[]> {
+  const { rows } = await db.query<RequestLogBatchRow>(
+    `SELECT seq::text AS seq, entries, newer::int AS newer, requests
+       FROM (SELECT seq, entries, last_at, requests,
+                    sum(entries) OVER (ORDER BY seq DESC ROWS UNBOUNDED PRECEDING) - entries AS newer
+               FROM request_log_batches WHERE key_id = $1) b
+      WHERE newer < $2 AND last_at >= $3 AND ($4::bigint IS NULL OR seq <= $4)
+      ORDER BY seq DESC`,
+    [keyId, filter.keep, filter.since, filter.beforeSeq ?? null],
   );
   return rows;
 }
 
-/** D30: rows older than `before` go, one bounded batch per call. */
-export async function pruneRequests(db: Queryable, before: Date, limit: number): Promise<number> {
-  const { rowCount } = await db.query(
-    `DELETE FROM request_log WHERE ctid = ANY (ARRAY(
-       SELECT ctid FROM request_log WHERE at < $1 ORDER BY at LIMIT $2))`,
+/** D30: batches whose newest request is older than `before` go, a bounded number per call; returns the requests removed. */
+export async function pruneBatches(db: Queryable, before: Date, limit: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `WITH gone AS (
+       DELETE FROM request_log_batches WHERE ctid = ANY (ARRAY(
+         SELECT ctid FROM request_log_batches WHERE last_at < $1 ORDER BY last_at LIMIT $2))
+       RETURNING entries)
+     SELECT coalesce(sum(entries), 0)::int AS n FROM gone`,
     [before, limit],
   );
-  return rowCount;
+  return rows[0]?.n ?? 0;
 }

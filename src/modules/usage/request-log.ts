@@ -1,15 +1,17 @@
 // The integrator's request log (what Stripe's request log gives; README.md, "The request log"):
 // the last 1,000 requests of each integration key, kept 24 hours, with the error title and, for a failed
 // request, its body (2 KB at most, secrets redacted). On the request path it costs one object
-// pushed on an array; rows are written by one INSERT a second (or sooner when many are waiting),
-// at most the newest 1,000 per key (older ones would be trimmed at once), and a key is trimmed
-// back to 1,000 rows after every 100 this process wrote for it. Reads flush this process's rows
-// first, so what a POS just did is in what it reads from the same process. A batch the database
+// pushed on an array; requests are written by one INSERT a second (or sooner when many are
+// waiting), each key's as one row (modules/usage/request-log-batch.ts, ADR 14), at most its newest
+// 1,000 (older ones would be trimmed at once), and a key is trimmed back to the batches of its
+// newest 1,000 after every 100 requests this process wrote for it. Reads flush this process's
+// requests first, so what a POS just did is in what it reads from the same process. A batch the database
 // refuses is dropped and reported: this is an aid to integrators, not a record (the audit log and
 // the event log are).
 import { epochMs } from '../../lib/clock.js';
 import { errorTitleOf } from '../../lib/error-title.js';
 import { redactedJson } from '../../lib/redact.js';
+import { BATCH_MAX, type LoggedRow, newestRequests, splitPosition, toBatch } from './request-log-batch.js';
 import * as repo from './request-log-repository.js';
 import type { BatchWriterDeps } from './usage-recorder.js';
 
@@ -26,8 +28,8 @@ const TRIM_EVERY = 100;
 /** Rows waiting in memory, all keys together, that start a flush before the timer does. */
 const FLUSH_AT_ROWS = 5000;
 
-/** A row waiting in memory: the row to insert, its time as epoch milliseconds. */
-type Pending = Omit<repo.RequestLogInsert, 'at'> & { at: number };
+/** A request waiting in memory, with the key and merchant it is written under. */
+type Pending = LoggedRow & { keyId: string; merchantId: string };
 
 /** What the log reads of a request (a Fastify request has all of it). */
 export interface LoggedRequest {
@@ -105,18 +107,20 @@ export function createRequestLog(deps: BatchWriterDeps) {
   }
 
   async function write(batch: Map<string, Pending[]>): Promise<void> {
-    const rows: repo.RequestLogInsert[] = [];
+    const rows: repo.RequestLogBatchInsert[] = [];
     const toTrim: string[] = [];
     for (const [keyId, pending] of batch) {
-      const newest = pending.length > REQUEST_LOG_KEEP ? pending.slice(-REQUEST_LOG_KEEP) : pending;
-      for (const p of newest) rows.push({ ...p, at: new Date(p.at) });
+      const newest = pending.length > BATCH_MAX ? pending.slice(-BATCH_MAX) : pending;
+      const first = newest[0];
+      if (first === undefined) continue;
+      rows.push(toBatch(first, newest));
       const written = (writtenSinceTrim.get(keyId) ?? 0) + newest.length;
       if (written >= TRIM_EVERY) {
         toTrim.push(keyId);
         writtenSinceTrim.delete(keyId);
       } else writtenSinceTrim.set(keyId, written);
     }
-    await repo.insertRequests(db, rows);
+    await repo.insertBatches(db, rows);
     await repo.trimKeys(db, toTrim, REQUEST_LOG_KEEP);
   }
 
@@ -151,33 +155,39 @@ export function createRequestLog(deps: BatchWriterDeps) {
       filter: { limit: number; before?: string; failed?: boolean; status?: number },
     ): Promise<{ items: RequestLogEntry[]; next: string | null }> {
       await flush();
-      const since = new Date(epochMs(clock) - REQUEST_LOG_HOURS * 3_600_000);
-      const rows = await repo.listKeyRequests(db, keyId, {
-        since,
+      const since = epochMs(clock) - REQUEST_LOG_HOURS * 3_600_000;
+      const batches = await repo.listKeyBatches(db, keyId, {
+        since: new Date(since),
         keep: REQUEST_LOG_KEEP,
-        beforeSeq: filter.before,
-        failed: filter.failed,
-        status: filter.status,
-        limit: filter.limit + 1,
+        beforeSeq: filter.before === undefined ? undefined : splitPosition(filter.before).seq,
       });
-      const page = rows.slice(0, filter.limit);
-      return {
-        items: page.map((r) => ({
-          requestId: r.request_id,
-          at: r.at.toISOString(),
+      const items: RequestLogEntry[] = [];
+      let last: string | undefined;
+      for (const r of newestRequests(batches, { keep: REQUEST_LOG_KEEP, since, before: filter.before })) {
+        if (filter.failed && r.status < 400) continue;
+        if (filter.status !== undefined && r.status !== filter.status) continue;
+        // One more than the page: whether there is a next one.
+        if (items.length === filter.limit) return { items, next: last ?? null };
+        items.push({
+          requestId: r.requestId,
+          at: new Date(r.at).toISOString(),
           method: r.method,
           path: r.path,
           status: r.status,
-          durationMs: r.duration_ms,
-          errorTitle: r.error_title,
+          durationMs: r.durationMs,
+          errorTitle: r.errorTitle,
           requestBody: r.body,
-          requestBodyTruncated: r.body_truncated,
-        })),
-        next: rows.length > filter.limit ? page[page.length - 1].position : null,
-      };
+          requestBodyTruncated: r.bodyTruncated,
+        });
+        last = r.position;
+      }
+      return { items, next: null };
     },
-    /** D30: rows past REQUEST_LOG_HOURS, one batch per call (the retention worker). */
-    prune: (now: number, limit: number) => repo.pruneRequests(db, new Date(now - REQUEST_LOG_HOURS * 3_600_000), limit),
+    /**
+     * D30: requests past REQUEST_LOG_HOURS, `limit` stored batches at most per call (the retention
+     * worker); returns how many requests went. A batch goes once its newest request is past.
+     */
+    prune: (now: number, limit: number) => repo.pruneBatches(db, new Date(now - REQUEST_LOG_HOURS * 3_600_000), limit),
     /** Stops the timer and writes what is waiting (app close, process stop). */
     async stop(): Promise<void> {
       await flush();
