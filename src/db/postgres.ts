@@ -105,6 +105,12 @@ export function openPostgres(options: PostgresOptions): Db {
 }
 
 /**
+ * The least time between two `caughtUp` round trips of one listening connection: at most 1,000 a
+ * second whatever the load, and a poll waits at most this long for its turn.
+ */
+export const CAUGHT_UP_GAP_MS = 1;
+
+/**
  * A dedicated connection that LISTENs, and comes back by itself after an outage: notifications
  * are best effort, so every reconnect tells the caller to re-check what it may have missed.
  */
@@ -163,11 +169,17 @@ function listenWithReconnect(
   // caughtUp: PostgreSQL hands a session the notifications committed before it answers a
   // statement (they come ahead of its ReadyForQuery), so one round trip on the listening
   // connection, sent after the call, brings every notification committed before it. The calls
-  // that arrive while one round trip is out share the next one (one in flight, one gathering):
-  // under load that is one `SELECT 1` for many polls (docs/adr/0012-pending-keys-cache.md).
+  // that arrive while one round trip is out share the next one (one in flight, one gathering),
+  // and round trips start at least CAUGHT_UP_GAP_MS apart: a round trip is two system calls here
+  // and a statement there, which cost a 204 poll under load more than all the rest of its own
+  // work (docs/adr/0012-pending-keys-cache.md, "Spacing the round trips"). A call never waits for
+  // a round trip sent before it, so the gap delays answers, never makes one less fresh.
   let gathering: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   let inFlight = false;
+  let scheduled = false;
+  let lastSentAt = Number.NEGATIVE_INFINITY;
   const roundTrip = () => {
+    scheduled = false;
     const c = client;
     const batch = gathering;
     gathering = [];
@@ -176,6 +188,7 @@ function listenWithReconnect(
       return;
     }
     inFlight = true;
+    lastSentAt = performance.now();
     c.query('SELECT 1')
       .then(
         () => {
@@ -190,20 +203,22 @@ function listenWithReconnect(
       )
       .finally(() => {
         inFlight = false;
-        if (gathering.length > 0) roundTrip();
+        if (gathering.length > 0) schedule();
       });
+  };
+  /** The next round trip: at the end of this turn (this turn's callers join it), or once the gap has passed. */
+  const schedule = () => {
+    if (scheduled || inFlight) return;
+    scheduled = true;
+    const wait = lastSentAt + CAUGHT_UP_GAP_MS - performance.now();
+    if (wait > 0) setTimeout(roundTrip, wait);
+    else setImmediate(roundTrip);
   };
   const caughtUp = () =>
     new Promise<void>((resolve, reject) => {
       if (stopped || !client) return reject(new Error(`not listening on ${channel}`));
       gathering.push({ resolve, reject });
-      if (!inFlight && gathering.length === 1) {
-        inFlight = true; // this turn's callers join the round trip sent when the turn ends
-        setImmediate(() => {
-          inFlight = false;
-          roundTrip();
-        });
-      }
+      schedule();
     });
 
   const firstAttempt = connect();

@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/db.js';
-import { openPostgres } from '../../src/db/postgres.js';
+import { CAUGHT_UP_GAP_MS, openPostgres } from '../../src/db/postgres.js';
 import { eventIdOf } from '../../src/modules/events/index.js';
 import { generatedRuns, seededRandom } from '../support/generated-inputs.js';
 import { createSimpleOrder } from '../support/orders.js';
@@ -191,6 +191,15 @@ describe('pending-keys cache (ADR 12)', () => {
       expect(await pendingReads(t.services.db, () => poll(t, s.me))).toBe(0);
     },
   );
+
+  it.runIf(testDbKind() === 'postgres')('catching up: round trips start at least the gap apart', async () => {
+    const db = t.services.db;
+    // Each call after the previous one answered needs a round trip sent after it began: twenty
+    // in a row cannot take less than nineteen gaps.
+    const started = performance.now();
+    for (let i = 0; i < 20; i++) await db.caughtUp('cleaver_event_receipts');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(19 * CAUGHT_UP_GAP_MS);
+  });
 
   describe.runIf(testDbKind() === 'postgres')('two apps on one PostgreSQL', () => {
     let other: TestApp;
