@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
+import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent } from '../../lib/schemas.js';
 import { OdMerchantUpdate } from '../opendelivery/index.js';
 import { unknownEnvelopeKey } from './catalog-envelope.js';
@@ -50,20 +51,22 @@ export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateR
     },
   );
 
-  app.post(
-    '/v1/merchantUpdate',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/v1/merchantUpdate',
+      access: { caller: 'merchant', rateLimit: 'write' },
+      summary: 'Open Delivery change notification (D29); 204 = queued, outcome in GET /v1/merchantStatus',
+      description:
+        'Open Delivery `menuUpdated`. An empty body: the platform pulls `GET {getMerchantURL.baseURL}/v1/merchant` ' +
+        '(X-API-KEY) and applies it, whether it is an Open Delivery Merchant or a MERCHANT upload body. ' +
+        '`merchantStatus` alone: the order-receiving switch. `entityType` with a non-empty `updatedObjects`: those ' +
+        "objects in Open Delivery's shapes (MERCHANT, ITEM, ITEM_OFFER and CATEGORY are applied; BASIC_INFO, " +
+        'SERVICE, MENU, OPTION_GROUP, OPTION and AVAILABILITY are accepted and reported as not applied). ' +
+        'All three: both. Processed in arrival order with the uploads; PROCESSING until done.',
       bodyLimit: uploadBodyLimit,
       schema: {
         tags: ['catalog'],
-        summary: 'Open Delivery change notification (D29); 204 = queued, outcome in GET /v1/merchantStatus',
-        description:
-          'Open Delivery `menuUpdated`. An empty body: the platform pulls `GET {getMerchantURL.baseURL}/v1/merchant` ' +
-          '(X-API-KEY) and applies it, whether it is an Open Delivery Merchant or a MERCHANT upload body. ' +
-          '`merchantStatus` alone: the order-receiving switch. `entityType` with a non-empty `updatedObjects`: those ' +
-          "objects in Open Delivery's shapes (MERCHANT, ITEM, ITEM_OFFER and CATEGORY are applied; BASIC_INFO, " +
-          'SERVICE, MENU, OPTION_GROUP, OPTION and AVAILABILITY are accepted and reported as not applied). ' +
-          'All three: both. Processed in arrival order with the uploads; PROCESSING until done.',
         body: NotificationBody,
         response: { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429) },
       },
@@ -81,12 +84,12 @@ export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateR
         );
         if (problem) throw badRequest(problem);
       },
-    },
-    async (request, reply) => {
-      const use = checkOdNotification(request.body);
-      if ('reason' in use) throw badRequest(use.reason);
-      await catalog.acceptNotification(request.principal.merchantId, use);
-      return reply.code(204).send(null);
-    },
+      handler: async (request, reply) => {
+        const use = checkOdNotification(request.body);
+        if ('reason' in use) throw badRequest(use.reason);
+        await catalog.acceptNotification(request.principal.merchantId, use);
+        return reply.code(204).send(null);
+      },
+    }),
   );
 };
