@@ -55,6 +55,11 @@ export interface MerchantAccess {
   rateLimit: 'read' | 'write';
 }
 
+/** The merchant's token, on the key's read budget (a GET, or a long poll that only reads). */
+export const MERCHANT_READ: MerchantAccess = { caller: 'merchant', rateLimit: 'read' };
+/** The merchant's token, on the key's write budget (everything that may change something). */
+export const MERCHANT_WRITE: MerchantAccess = { caller: 'merchant', rateLimit: 'write' };
+
 /**
  * /oauth and Open Delivery's version discovery: nothing is checked before the handler (which
  * checks the client's credentials, or with `bearer` the token it refreshes); one budget per IP
@@ -70,6 +75,11 @@ export interface PublicAccess {
 export interface LogisticsAccess {
   caller: 'logistics';
 }
+
+/** No credentials before the handler, within the per-IP budget. */
+export const PER_IP: PublicAccess = { caller: 'public', rateLimit: 'perIp' };
+/** Signed by a logistics partner. */
+export const SIGNED_BY_PARTNER: LogisticsAccess = { caller: 'logistics' };
 
 export type RouteAccess = OperatorAccess | MerchantAccess | PublicAccess | LogisticsAccess;
 /** The kind of caller a scope of app.ts serves. */

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../lib/errors.js';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, PER_IP } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import type { AuthService } from './auth-service.js';
 import { bearerToken } from './bearer-token.js';
@@ -70,8 +70,6 @@ function rejectInvalidBody(request: FastifyRequest & { validationError?: Error }
   }
 }
 
-/** No credentials before the handler: it checks the client's own; one budget per IP for the three. */
-const PER_IP = { caller: 'public', rateLimit: 'perIp' } as const;
 const tags = ['auth'];
 
 export const oauthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../lib/errors.js';
-import { declareRoute, type MerchantAccess } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, sendInDialect } from '../../lib/schemas.js';
 import { isOpenDelivery } from '../auth/index.js';
 import { OdMerchantStatus } from '../opendelivery/index.js';
@@ -8,9 +8,6 @@ import { checkMerchantStatus, unknownEnvelopeKey } from './catalog-envelope.js';
 import { MerchantRecordSchema, MerchantStatusQuery, MerchantUpdateBody, SyncStatus } from './catalog-schemas.js';
 import type { CatalogService } from './catalog-service.js';
 import { odMerchantUpdateRoutes } from './od-merchant-update-routes.js';
-
-const READ: MerchantAccess = { caller: 'merchant', rateLimit: 'read' };
-const WRITE: MerchantAccess = { caller: 'merchant', rateLimit: 'write' };
 
 export interface CatalogRoutesOptions {
   catalog: CatalogService;
@@ -26,7 +23,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
     declareRoute({
       method: 'PUT',
       url: '/v1/merchantUpdate',
-      access: WRITE,
+      access: MERCHANT_WRITE,
       summary: 'Upload the catalog; 204 = stored and queued (spec 4.3, D16)',
       description:
         'Replaces or updates the merchant’s catalog from the POS. The body depends on entityType: MERCHANT (the whole ' +
@@ -68,7 +65,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
     declareRoute({
       method: 'GET',
       url: '/v1/merchantStatus',
-      access: READ,
+      access: MERCHANT_READ,
       summary: 'Status of the latest catalog upload (spec 2.7, 4.4)',
       description:
         'moreInfo is null when there is nothing to add for a `cleaver` key (spec 2.7) and left out for an ' +
@@ -95,7 +92,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
     declareRoute({
       method: 'GET',
       url: '/v1/merchant',
-      access: READ,
+      access: MERCHANT_READ,
       summary: 'The merchant record with its categories and products (spec 2.3–2.5)',
       description:
         'The merchant as the marketplace shows it: status, categories and products with prices, stock, units and ' +

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent } from '../../lib/schemas.js';
 import { OdMerchantUpdate } from '../opendelivery/index.js';
 import { unknownEnvelopeKey } from './catalog-envelope.js';
@@ -55,7 +55,7 @@ export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateR
     declareRoute({
       method: 'POST',
       url: '/v1/merchantUpdate',
-      access: { caller: 'merchant', rateLimit: 'write' },
+      access: MERCHANT_WRITE,
       summary: 'Open Delivery change notification (D29); 204 = queued, outcome in GET /v1/merchantStatus',
       description:
         'Open Delivery `menuUpdated`. An empty body: the platform pulls `GET {getMerchantURL.baseURL}/v1/merchant` ' +

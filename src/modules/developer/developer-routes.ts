@@ -3,7 +3,7 @@
 // merchant's webhook endpoint with its latest attempts (GET /v1/developer/webhooks). A key reads
 // only its own requests; the endpoint is its merchant's. Reads of these routes are not logged.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_READ } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import type { RequestLog } from '../usage/index.js';
 import type { WebhooksService } from '../webhooks/index.js';
@@ -17,7 +17,7 @@ export const developerRoutes: FastifyPluginAsyncTypebox<{
   webhooks: Pick<WebhooksService, 'endpointHealth' | 'recentAttempts'>;
 }> = async (app, { requestLog, webhooks }) => {
   // Reads of the key's own data, on the read budget (D23).
-  const ownRead = { method: 'GET', access: { caller: 'merchant', rateLimit: 'read' } } as const;
+  const ownRead = { method: 'GET', access: MERCHANT_READ } as const;
   app.route(
     declareRoute({
       ...ownRead,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, sendNoBody, Uuid } from '../../lib/schemas.js';
 import type { Principal } from '../auth/index.js';
 import { ORDER_EVENT_TYPES, OrderEventTypeEnum } from './event-contract.js';
@@ -41,7 +41,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
       method: 'GET',
       // D3: the path has a literal colon; `::` escapes it in Fastify.
       url: '/events::polling',
-      access: { caller: 'merchant', rateLimit: 'read' },
+      access: MERCHANT_READ,
       summary: 'Pending events of the calling integration key, oldest first (D3); 204 when none',
       description:
         'Every event not yet acknowledged by this integration key, oldest first, at most 1000 (spec 6). An event comes ' +
@@ -88,7 +88,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
     declareRoute({
       method: 'POST',
       url: '/events/acknowledgment',
-      access: { caller: 'merchant', rateLimit: 'write' },
+      access: MERCHANT_WRITE,
       summary: 'Acknowledge polled events for the calling integration key (spec 4.13, D4)',
       description:
         'Marks events as processed so they stop coming back in polls. Acknowledge only what you processed and stored. At ' +

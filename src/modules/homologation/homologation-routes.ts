@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { KeyParams, RunParams, RunView, SigningKeyView, StartBody } from './homologation-schemas.js';
 import type { HomologationService } from './homologation-service.js';
@@ -19,7 +19,7 @@ export const posHomologationRoutes: FastifyPluginAsyncTypebox<{ homologation: Ho
     declareRoute({
       method: 'POST',
       url: '/homologations',
-      access: { caller: 'merchant', rateLimit: 'write' },
+      access: MERCHANT_WRITE,
       summary: "Start a homologation run of the caller's integration key",
       description: NOTE,
       schema: {
@@ -37,7 +37,7 @@ export const posHomologationRoutes: FastifyPluginAsyncTypebox<{ homologation: Ho
     declareRoute({
       method: 'GET',
       url: '/homologations/signingKey',
-      access: { caller: 'merchant', rateLimit: 'read' },
+      access: MERCHANT_READ,
       summary: 'The public key that verifies homologation reports',
       description: NOTE,
       schema: { tags, response: { 200: SigningKeyView, ...errorResponses(401, 429) } },
@@ -48,7 +48,7 @@ export const posHomologationRoutes: FastifyPluginAsyncTypebox<{ homologation: Ho
     declareRoute({
       method: 'GET',
       url: '/homologations/:id',
-      access: { caller: 'merchant', rateLimit: 'read' },
+      access: MERCHANT_READ,
       summary: 'A homologation run of the caller’s key, with its graded criteria',
       description: `${NOTE} Another key's run answers 404.`,
       schema: { tags, params: RunParams, response: { 200: RunView, ...errorResponses(400, 401, 404, 429) } },

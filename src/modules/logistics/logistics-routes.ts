@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, SIGNED_BY_PARTNER } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent } from '../../lib/schemas.js';
 import {
   ConfirmationCodeAnswer,
@@ -10,7 +10,6 @@ import {
 import type { LogisticsService } from './logistics-service.js';
 
 const common = { tags: ['logistics'], headers: LogisticsHeaders };
-const SIGNED = { method: 'POST', access: { caller: 'logistics' } } as const;
 
 /** Spec 4.14 and 4.15; registered under /v1/logistics behind useLogisticsAuth (spec 5.2). */
 export const logisticsRoutes: FastifyPluginAsyncTypebox<{ logistics: LogisticsService }> = async (
@@ -19,7 +18,8 @@ export const logisticsRoutes: FastifyPluginAsyncTypebox<{ logistics: LogisticsSe
 ) => {
   app.route(
     declareRoute({
-      ...SIGNED,
+      method: 'POST',
+      access: SIGNED_BY_PARTNER,
       url: '/deliveryUpdate',
       summary: 'A delivery event from the logistics partner (spec 4.14); replays change nothing',
       description:
@@ -42,7 +42,8 @@ export const logisticsRoutes: FastifyPluginAsyncTypebox<{ logistics: LogisticsSe
 
   app.route(
     declareRoute({
-      ...SIGNED,
+      method: 'POST',
+      access: SIGNED_BY_PARTNER,
       url: '/confirmationCode',
       summary: "Check the customer's delivery code (spec 4.15, same check as 4.11)",
       description:

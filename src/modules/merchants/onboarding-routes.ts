@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, Uuid } from '../../lib/schemas.js';
 import { isOpenDelivery } from '../auth/index.js';
 import { OdMerchantApiInfo, OdMerchantAvailability } from '../opendelivery/index.js';
@@ -30,7 +30,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ merchants: MerchantsS
     declareRoute({
       method: 'PUT',
       url: '/merchantOnboarding',
-      access: { caller: 'merchant', rateLimit: 'write' },
+      access: MERCHANT_WRITE,
       summary: 'Register the webhook base URL and the POS catalog endpoint (spec 4.2)',
       description:
         'A `cleaver` key gets 200 with the integration configuration (spec 2.2, getMerchantURL null when never ' +
@@ -61,7 +61,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ merchants: MerchantsS
     declareRoute({
       method: 'GET',
       url: '/merchant/:merchantId/status',
-      access: { caller: 'merchant', rateLimit: 'read' },
+      access: MERCHANT_READ,
       summary: 'Whether the merchant receives orders (Open Delivery 1.7’s merchant status)',
       description:
         'Open Delivery 1.7’s `GET /v1/merchant/{id}/status`, for both profiles: `status` is AVAILABLE or UNAVAILABLE ' +

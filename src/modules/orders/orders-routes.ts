@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, type TSchema, Type } from 'typebox';
-import { declareRoute, type MerchantAccess } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { emptyBodyAsObject, errorResponses, NoContent, sendInDialect, sendNoBody, Uuid } from '../../lib/schemas.js';
 import { isOpenDelivery, type Principal } from '../auth/index.js';
 import { OdCancellationError, OdOrder } from '../opendelivery/index.js';
@@ -22,7 +22,6 @@ import type { OrdersService } from './orders-service.js';
 
 const common = { tags: ['orders'], params: OrderIdParams };
 const actionErrors = errorResponses(400, 401, 404, 409, 413, 415, 429);
-const WRITE: MerchantAccess = { caller: 'merchant', rateLimit: 'write' };
 
 /** What an action answers when done: 202 or 200 with no body (D35), 204. */
 const ANSWERS = {
@@ -52,7 +51,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
       declareRoute({
         method: a.method ?? 'POST',
         url: `/orders/:orderId/${a.action}`,
-        access: WRITE,
+        access: MERCHANT_WRITE,
         summary: a.summary,
         description: a.description,
         schema: {
@@ -73,7 +72,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     declareRoute({
       method: 'GET',
       url: '/orders/:orderId',
-      access: { caller: 'merchant', rateLimit: 'read' },
+      access: MERCHANT_READ,
       summary: 'Read an order (spec 4.6)',
       description:
         'A `cleaver` key reads the order of spec 2.6 (D26); an `opendelivery` key reads Open Delivery’s Order ' +
@@ -221,7 +220,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     declareRoute({
       method: 'POST',
       url: '/orders/:orderId/validateCode',
-      access: WRITE,
+      access: MERCHANT_WRITE,
       summary: "Check the customer's delivery code (spec 4.11)",
       description:
         'Checks the delivery code the customer gives at the door against the order’s (spec 4.11). 200 with the order id ' +

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, PER_IP } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { OdVersionOrderingApp } from '../opendelivery/index.js';
 
@@ -20,7 +20,7 @@ export const versionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     declareRoute({
       method: 'GET',
       url: '/versions/orderingApp',
-      access: { caller: 'public', rateLimit: 'perIp' },
+      access: PER_IP,
       summary: 'The Open Delivery versions this service implements (D29); no token, both profiles',
       description:
         'The Open Delivery API versions this service implements, asked by an Open Delivery POS before it has a ' +

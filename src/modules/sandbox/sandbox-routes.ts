@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, Uuid } from '../../lib/schemas.js';
 import { CustomerDeliveryCode, PlayScenarioBody, ScenarioPlayed, ScenarioSummary } from './sandbox-schemas.js';
 import type { SandboxService } from './sandbox-service.js';
@@ -24,7 +24,7 @@ export const posSandboxRoutes: FastifyPluginAsyncTypebox<{ sandbox: SandboxServi
     declareRoute({
       method: 'GET',
       url: '/sandbox/scenarios',
-      access: { caller: 'merchant', rateLimit: 'read' },
+      access: MERCHANT_READ,
       summary: 'The sandbox scenarios, each with what it raises',
       description: SANDBOX_NOTE,
       schema: { tags, response: { ...listSchema, ...errorResponses(401, 429) } },
@@ -36,7 +36,7 @@ export const posSandboxRoutes: FastifyPluginAsyncTypebox<{ sandbox: SandboxServi
     declareRoute({
       method: 'POST',
       url: '/sandbox/scenarios',
-      access: { caller: 'merchant', rateLimit: 'write' },
+      access: MERCHANT_WRITE,
       summary: "Play a sandbox scenario on the caller's merchant: an order and the events that follow",
       description: playDescription,
       schema: {
@@ -55,7 +55,7 @@ export const posSandboxRoutes: FastifyPluginAsyncTypebox<{ sandbox: SandboxServi
     declareRoute({
       method: 'GET',
       url: '/sandbox/orders/:orderId/customerDeliveryCode',
-      access: { caller: 'merchant', rateLimit: 'read' },
+      access: MERCHANT_READ,
       summary: 'The delivery code the sandbox customer tells the courier (what to send to validateCode)',
       description:
         'In production the code reaches the POS only from the customer at the door (spec 4.11); the sandbox has ' +

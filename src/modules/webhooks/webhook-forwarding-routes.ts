@@ -3,7 +3,7 @@
 // production they answer 404 like any unknown route.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import { MAX_WAIT_SEC, type WebhookForwarding } from './webhook-forwarding.js';
 
@@ -187,7 +187,7 @@ export const webhookForwardingRoutes: FastifyPluginAsyncTypebox<{ forwarding: We
       method: 'POST',
       url: '/sandbox/listen',
       // A long poll that only reads until a delivery is reported: on the read budget.
-      access: { caller: 'merchant', rateLimit: 'read' },
+      access: MERCHANT_READ,
       summary: 'Listen for the merchant’s webhooks instead of the registered URL (cleaver listen)',
       description:
         'Starts or keeps a listening session for the merchant of the token and waits (long-poll) for its due webhook ' +
@@ -213,7 +213,7 @@ export const webhookForwardingRoutes: FastifyPluginAsyncTypebox<{ forwarding: We
     declareRoute({
       method: 'POST',
       url: '/sandbox/listen/deliveries/:deliveryId/attempts',
-      access: { caller: 'merchant', rateLimit: 'write' },
+      access: MERCHANT_WRITE,
       summary: 'Report the local answer to a forwarded webhook: it is recorded as the attempt',
       description:
         'Records the local endpoint’s answer as the delivery attempt, exactly as a worker records its own: a 2xx ' +
@@ -235,7 +235,7 @@ export const webhookForwardingRoutes: FastifyPluginAsyncTypebox<{ forwarding: We
     declareRoute({
       method: 'DELETE',
       url: '/sandbox/listen',
-      access: { caller: 'merchant', rateLimit: 'write' },
+      access: MERCHANT_WRITE,
       summary: 'Stop listening: webhooks go to the registered URL again',
       description:
         'Ends the merchant’s listening session at once (cleaver listen does it on Ctrl-C). Deliveries still due are ' +
