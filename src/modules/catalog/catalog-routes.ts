@@ -1,13 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { badRequest } from '../../lib/errors.js';
-import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
-import { errorResponses, NoContent, sendInDialect } from '../../lib/schemas.js';
+import { declareRoute, MERCHANT_READ } from '../../lib/route-declaration.js';
+import { errorResponses, sendInDialect } from '../../lib/schemas.js';
 import { isOpenDelivery } from '../auth/index.js';
 import { OdMerchantStatus } from '../opendelivery/index.js';
 import { checkMerchantStatus, unknownEnvelopeKey } from './catalog-envelope.js';
 import { MerchantRecordSchema, MerchantStatusQuery, MerchantUpdateBody, SyncStatus } from './catalog-schemas.js';
 import type { CatalogService } from './catalog-service.js';
-import { odMerchantUpdateRoutes } from './od-merchant-update-routes.js';
+import { merchantUpdateRoute, odMerchantUpdateRoutes, UPLOAD_ANSWERS } from './od-merchant-update-routes.js';
+
+const tags = ['catalog'];
 
 export interface CatalogRoutesOptions {
   catalog: CatalogService;
@@ -22,8 +24,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
   app.route(
     declareRoute({
       method: 'PUT',
-      url: '/v1/merchantUpdate',
-      access: MERCHANT_WRITE,
+      ...merchantUpdateRoute(uploadBodyLimit),
       summary: 'Upload the catalog; 204 = stored and queued (spec 4.3, D16)',
       description:
         'Replaces or updates the merchant’s catalog from the POS. The body depends on entityType: MERCHANT (the whole ' +
@@ -34,12 +35,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
         'removed, and lists what was dropped. Errors: 400 for a bad envelope (missing entityType or updatedObjects, ' +
         'merchantStatus missing for MERCHANT, or a top-level key other than entityType, merchantStatus, ' +
         'onlyAddProducts and updatedObjects, D34); 413 when the body is too large.',
-      bodyLimit: uploadBodyLimit,
-      schema: {
-        tags: ['catalog'],
-        body: MerchantUpdateBody,
-        response: { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429) },
-      },
+      schema: { tags, body: MerchantUpdateBody, response: UPLOAD_ANSWERS },
       // D34: before validation, which would drop an unknown key and let the upload through.
       preValidation: async (request) => {
         const problem = unknownEnvelopeKey(
@@ -71,7 +67,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
         'moreInfo is null when there is nothing to add for a `cleaver` key (spec 2.7) and left out for an ' +
         '`opendelivery` key, whose schema has no null (D28).',
       schema: {
-        tags: ['catalog'],
+        tags,
         querystring: MerchantStatusQuery,
         response: { 200: SyncStatus, ...errorResponses(400, 401, 404, 429, 503) },
       },
@@ -98,7 +94,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
         'The merchant as the marketplace shows it: status, categories and products with prices, stock, units and ' +
         'links to the POS (pdv_external_id) (spec 2.3–2.5). Use it to check what an upload produced. Errors: 404 when ' +
         'the merchant no longer exists.',
-      schema: { tags: ['catalog'], response: { 200: MerchantRecordSchema, ...errorResponses(401, 404, 429, 503) } },
+      schema: { tags, response: { 200: MerchantRecordSchema, ...errorResponses(401, 404, 429, 503) } },
       handler: async (request) => catalog.getMerchantRecord(request.principal.merchantId),
     }),
   );

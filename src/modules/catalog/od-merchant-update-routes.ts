@@ -30,6 +30,15 @@ const NotificationBody = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * What both verbs of /v1/merchantUpdate share: the path, the write budget, a body limit larger
+ * than other bodies, and 204 once stored and queued (spec 4.3, D16).
+ */
+export const merchantUpdateRoute = (uploadBodyLimit: number) =>
+  ({ url: '/v1/merchantUpdate', access: MERCHANT_WRITE, bodyLimit: uploadBodyLimit }) as const;
+export const UPLOAD_ANSWERS = { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429) };
+const tags = ['catalog'];
+
 export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateRoutesOptions> = async (
   app,
   { catalog, uploadBodyLimit },
@@ -54,8 +63,7 @@ export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateR
   app.route(
     declareRoute({
       method: 'POST',
-      url: '/v1/merchantUpdate',
-      access: MERCHANT_WRITE,
+      ...merchantUpdateRoute(uploadBodyLimit),
       summary: 'Open Delivery change notification (D29); 204 = queued, outcome in GET /v1/merchantStatus',
       description:
         'Open Delivery `menuUpdated`. An empty body: the platform pulls `GET {getMerchantURL.baseURL}/v1/merchant` ' +
@@ -64,12 +72,7 @@ export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateR
         "objects in Open Delivery's shapes (MERCHANT, ITEM, ITEM_OFFER and CATEGORY are applied; BASIC_INFO, " +
         'SERVICE, MENU, OPTION_GROUP, OPTION and AVAILABILITY are accepted and reported as not applied). ' +
         'All three: both. Processed in arrival order with the uploads; PROCESSING until done.',
-      bodyLimit: uploadBodyLimit,
-      schema: {
-        tags: ['catalog'],
-        body: NotificationBody,
-        response: { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429) },
-      },
+      schema: { tags, body: NotificationBody, response: UPLOAD_ANSWERS },
       preValidation: async (request) => {
         const body = request.body;
         if (body === undefined || body === null) {
