@@ -10,6 +10,7 @@ import Fastify, {
 import type { Redis } from 'ioredis';
 import { consoleRoutes } from './console/index.js';
 import { badRequest } from './lib/errors.js';
+import { requireDeclaredRoutes } from './lib/route-declaration.js';
 import { ErrorBody } from './lib/schemas.js';
 import { unstorableTextPath } from './lib/storable-text.js';
 import type { ShutdownState } from './lifecycle/shutdown-state.js';
@@ -209,12 +210,14 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     limitBodies(scope, OAUTH_BODY_LIMIT);
     await scope.register(formbody);
     scope.addHook('onRequest', limiters.auth);
+    requireDeclaredRoutes(scope, 'public');
     await scope.register(oauthRoutes, { prefix: '/oauth', auth });
   });
 
   // D29: Open Delivery's version discovery, asked before a token exists; per-IP like /oauth.
   await app.register(async (scope) => {
     scope.addHook('onRequest', limiters.auth);
+    requireDeclaredRoutes(scope, 'public');
     await scope.register(versionsRoutes, { prefix: '/v1' });
   });
 
@@ -258,23 +261,28 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       route.onRequest = [limiter, ...hooksOf(route.onRequest)];
       route.onResponse = [...hooksOf(route.onResponse), recordUsage];
     });
-    await scope.register(onboardingRoutes, { prefix: '/v1', merchants: services.merchants });
-    await scope.register(ordersRoutes, { prefix: '/v1', orders: services.orders });
-    await scope.register(eventsRoutes, { prefix: '/v1', events: services.events });
-    await scope.register(developerRoutes, {
-      prefix: '/v1',
-      requestLog: services.requestLog,
-      webhooks: services.webhooks,
-    });
-    if (sandbox) await scope.register(posSandboxRoutes, { prefix: '/v1', sandbox });
-    if (homologation) await scope.register(posHomologationRoutes, { prefix: '/v1', homologation });
-    if (sandbox) {
-      await scope.register(webhookForwardingRoutes, { prefix: '/v1', forwarding: services.webhooks.forwarding });
-    }
+    // Benchmarks' and tests' own routes, outside the declared ones (bench/support/auth-target.ts).
     if (options.extraMerchantRoutes) await scope.register(options.extraMerchantRoutes);
-    await scope.register(catalogRoutes, {
-      catalog: services.catalog,
-      uploadBodyLimit: config.bodyLimitBytes * CATALOG_UPLOAD_FACTOR,
+    // Every route below is declared for the merchant's token (src/lib/route-declaration.ts).
+    await scope.register(async (declared) => {
+      requireDeclaredRoutes(declared, 'merchant');
+      await declared.register(onboardingRoutes, { prefix: '/v1', merchants: services.merchants });
+      await declared.register(ordersRoutes, { prefix: '/v1', orders: services.orders });
+      await declared.register(eventsRoutes, { prefix: '/v1', events: services.events });
+      await declared.register(developerRoutes, {
+        prefix: '/v1',
+        requestLog: services.requestLog,
+        webhooks: services.webhooks,
+      });
+      if (sandbox) await declared.register(posSandboxRoutes, { prefix: '/v1', sandbox });
+      if (homologation) await declared.register(posHomologationRoutes, { prefix: '/v1', homologation });
+      if (sandbox) {
+        await declared.register(webhookForwardingRoutes, { prefix: '/v1', forwarding: services.webhooks.forwarding });
+      }
+      await declared.register(catalogRoutes, {
+        catalog: services.catalog,
+        uploadBodyLimit: config.bodyLimitBytes * CATALOG_UPLOAD_FACTOR,
+      });
     });
   });
 
@@ -283,6 +291,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     async (scope) => {
       limitBodies(scope, LOGISTICS_BODY_LIMIT);
       useLogisticsAuth(scope, { logisticsApps: services.logisticsApps });
+      requireDeclaredRoutes(scope, 'logistics');
       await scope.register(logisticsRoutes, { logistics: services.logistics });
     },
     { prefix: '/v1/logistics' },

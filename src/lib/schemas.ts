@@ -38,7 +38,8 @@ declare module 'fastify' {
   interface FastifySchema {
     /**
      * D27: answers a route gives in another dialect than `response` (Open Delivery's, for a key
-     * with the opendelivery profile), by status. The OpenAPI document shows both shapes (anyOf);
+     * with the opendelivery profile), by status; written from the route declaration's
+     * `opendelivery.answers` (route-declaration.ts). The OpenAPI document shows both shapes (anyOf);
      * `response` alone is compiled into the serializer, and the route serialises the other
      * dialect itself with `sendInDialect`, so the common answer keeps its fast serializer.
      */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { forbidden, unauthorized } from '../lib/errors.js';
+import { requireDeclaredRoutes } from '../lib/route-declaration.js';
 import { type AuthService, bearerToken, type Principal } from '../modules/auth/index.js';
 import {
   type Access,
@@ -290,6 +291,7 @@ export function useOperatorApiAuth(
   deps: { operators: OperatorsService; audit: AuditService },
 ): void {
   requireAccessRules(scope, { allowPublic: false, declaredOnly: true });
+  requireDeclaredRoutes(scope, 'operator');
   scope.addHook('onRequest', operatorAuth(deps.operators));
   scope.addHook('onSend', hideSecretsFromViewers());
   scope.addHook('onSend', auditOperatorActions(deps.audit, 'api'));

@@ -3,14 +3,23 @@ import { createTestDatabase } from '../support/test-db.js';
 import { type Operation, rejectedWriteProblems, watchWrites } from './fuzz-support.js';
 
 // The fuzz suite's "nothing written when rejected" check, on hand-made fingerprints: it must
-// catch every write except the one partial write the spec allows (spec 4.13 rule 2, D4) and the
-// feed item of a refused delivery code (D36).
+// catch every write except what the route's declaration allows (rejectedMayWrite): the one
+// partial write the spec allows (spec 4.13 rule 2, D4) and the feed item of a refused delivery
+// code (D36), declared as below in events-routes.ts and orders-routes.ts.
 
-function op(method: string, path: string): Operation {
-  return { method, path, operationId: 'x', parameters: [], body: undefined, security: 'bearer' };
+function op(method: string, path: string, rejectedMayWrite: Partial<Operation['rejectedMayWrite']> = {}): Operation {
+  return {
+    method,
+    path,
+    operationId: 'x',
+    parameters: [],
+    body: undefined,
+    security: 'bearer',
+    rejectedMayWrite: { update: [], append: [], ...rejectedMayWrite },
+  };
 }
 
-const ack = op('POST', '/v1/events/acknowledgment');
+const ack = op('POST', '/v1/events/acknowledgment', { update: ['event_receipts'] });
 const confirm = op('POST', '/v1/orders/{orderId}/confirm');
 const before = 'event_receipts:4:100,orders:2:7';
 
@@ -33,7 +42,7 @@ describe('rejectedWriteProblems', () => {
   });
 
   it('allows a refused delivery code to add its feed item (D36), and nothing else', () => {
-    const code = op('POST', '/v1/orders/{orderId}/validateCode');
+    const code = op('POST', '/v1/orders/{orderId}/validateCode', { append: ['feed_items'] });
     const withFeed = `${before},feed_items:3:1`;
     expect(rejectedWriteProblems(code, withFeed, `${before},feed_items:4:2`)).toEqual([]);
     expect(rejectedWriteProblems(code, withFeed, `${before},feed_items:3:2`)).toEqual([

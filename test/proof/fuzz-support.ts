@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { Db } from '../../src/db/db.js';
 import { hmacSha256Hex } from '../../src/lib/crypto.js';
+import { declaredRoutesOf } from '../../src/lib/route-declaration.js';
 import { hookStatements } from '../support/statement-hook.js';
 
 // Fuzzing (architecture.md#fuzzing): request generators driven by the service's own /openapi.json, so a new
@@ -17,6 +18,12 @@ export interface Operation {
   parameters: Array<{ in: string; name: string; required?: boolean; schema?: Schema }>;
   body: Schema | undefined;
   security: string;
+  /**
+   * What a rejected request may still have written, from the route's declaration
+   * (src/lib/route-declaration.ts, rejectedMayWrite): tables whose existing rows it may update,
+   * tables it may add rows to. Nothing, for every other route.
+   */
+  rejectedMayWrite: { update: string[]; append: string[] };
 }
 
 interface OpenApiDoc {
@@ -24,9 +31,10 @@ interface OpenApiDoc {
   components?: { schemas?: Record<string, Schema> };
 }
 
-/** Every documented operation of the running app. */
+/** Every documented operation of the running app, with what its declaration lets a rejected request write. */
 export function listOperations(app: FastifyInstance): { operations: Operation[]; components: Record<string, Schema> } {
   const doc = app.swagger() as unknown as OpenApiDoc;
+  const allowances = new Map(declaredRoutesOf(app).map((r) => [`${r.method} ${r.path}`, r.rejectedMayWrite]));
   const operations: Operation[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
@@ -39,6 +47,7 @@ export function listOperations(app: FastifyInstance): { operations: Operation[];
         parameters: (op.parameters as Operation['parameters']) ?? [],
         body: requestBody?.content?.['application/json']?.schema,
         security: security ? (Object.keys(security)[0] ?? 'none') : 'none',
+        rejectedMayWrite: allowances.get(`${method.toUpperCase()} ${path}`) ?? { update: [], append: [] },
       });
     }
   }
@@ -450,33 +459,17 @@ export async function fingerprint(db: Db, sql: string): Promise<string> {
 }
 
 /**
- * Tables a rejected request of an operation may still change, because the spec makes that
- * operation non-atomic. Only POST /v1/events/acknowledgment: elements are processed one by one
- * and a failing element leaves the earlier ones acknowledged (spec 4.13 rule 2, D4). Even there
- * only existing receipts change (acknowledged_at is set): the row count must stay the same.
+ * The tables a rejected request of `op` may still have updated, because the spec makes that
+ * operation non-atomic (POST /v1/events/acknowledgment: spec 4.13 rule 2, D4). Even there only
+ * existing rows change: the row count must stay the same.
  */
-const PARTIAL_WRITES_BY_SPEC: Record<string, string[]> = {
-  'POST /v1/events/acknowledgment': ['event_receipts'],
-};
-
-/**
- * Tables a rejected request may add rows to because the refusal itself is news: a wrong delivery
- * code is answered 400 and still reported to the platform as `DELIVERY_CODE_CHECKED {valid:
- * false}` (D36), in the platform feed's table.
- */
-const RECORDED_REFUSALS: Record<string, string[]> = {
-  'POST /v1/orders/{orderId}/validateCode': ['feed_items'],
-  'POST /v1/logistics/confirmationCode': ['feed_items'],
-};
-
-/** The tables a rejected request of `op` may still have updated (spec 4.13 rule 2, D4). */
 export function partialWritesAllowed(op: Operation): string[] {
-  return PARTIAL_WRITES_BY_SPEC[`${op.method} ${op.path}`] ?? [];
+  return op.rejectedMayWrite.update;
 }
 
 /** The tables a rejected request of `op` may have added rows to (D36: a refusal the feed reports). */
 export function recordedRefusals(op: Operation): string[] {
-  return RECORDED_REFUSALS[`${op.method} ${op.path}`] ?? [];
+  return op.rejectedMayWrite.append;
 }
 
 function fingerprintByTable(f: string): Map<string, { count: string; hash: string }> {

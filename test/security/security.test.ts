@@ -2,6 +2,7 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/lib/clock.js';
 import { deriveKey } from '../../src/lib/crypto.js';
+import { callerOf, declaredRoutesOf } from '../../src/lib/route-declaration.js';
 import { eventIdOf } from '../../src/modules/events/index.js';
 import { ruledRoutesOf } from '../../src/plugins/auth-hooks.js';
 import { createSimpleOrder } from '../support/orders.js';
@@ -13,16 +14,19 @@ import {
   type MerchantCredentials,
   type TestApp,
 } from '../support/test-app.js';
-import { merchantRoutes, type RouteContext } from './protected-routes.js';
+import { type ProtectedRoute, protectedRoutes, REQUEST_FIXTURES, type RouteContext } from './protected-routes.js';
 
 const clock = manualClock(new Date());
-let t: TestApp;
+// Built before the tests are collected: the protected routes are the ones this app registered.
+// Each route's credential cases take fresh tokens; the per-IP auth budget is not under test here.
+const t: TestApp = await createTestApp({ clock, env: { CLEAVER_RATE_LIMIT_AUTH: '100000' } });
+const declared = declaredRoutesOf(t.app);
+/** Every /v1 route declared for the merchant's bearer token (spec 5.1), as the app registered it. */
+const merchantRoutes = protectedRoutes(declared.filter((r) => callerOf(r.access) === 'merchant'));
 let me: MerchantCredentials;
 let ctx: RouteContext;
 
 beforeAll(async () => {
-  // Each route's credential cases take fresh tokens; the per-IP auth budget is not under test here.
-  t = await createTestApp({ clock, env: { CLEAVER_RATE_LIMIT_AUTH: '100000' } });
   me = await createMerchant(t.app, 'Security Merchant');
   const other = await createMerchant(t.app, 'Other Merchant');
   const order = await createSimpleOrder(t.app, me.merchantId);
@@ -37,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function call(route: (typeof merchantRoutes)[number], headers: Record<string, string>) {
+function call(route: Pick<ProtectedRoute, 'method' | 'url' | 'payload'>, headers: Record<string, string>) {
   return t.app.inject({
     method: route.method,
     url: route.url(ctx),
@@ -78,27 +82,32 @@ const declaredAdminRoutes = () =>
   ruledRoutesOf(t.app).filter((r) => r.url.startsWith('/admin/v1') && r.method !== 'HEAD' && r.declared);
 
 describe('completeness', () => {
-  it('lists every /v1 route the app serves, and every /admin/v1 one is declared', () => {
+  it('every route the app serves under /v1, /oauth and /admin/v1 is declared, and the public ones are these', () => {
     const doc = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
     const served = Object.entries(doc.paths).flatMap(([path, ops]) =>
-      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`),
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`),
     );
-    const registered = new Set([
-      ...merchantRoutes.map((r) => `${r.method} ${r.pattern}`),
-      ...declaredAdminRoutes().map((r) => `${r.method} ${r.url}`),
-    ]);
+    const known = new Set(declared.map((r) => `${r.method} ${r.path}`));
+    expect(served.filter((r) => /^\w+ \/(v1|oauth|admin\/v1)\//.test(r) && !known.has(r))).toEqual([]);
+    expect(merchantRoutes.length).toBeGreaterThan(30);
     expect(declaredAdminRoutes().length).toBeGreaterThan(30);
-    // D29: Open Delivery's version discovery is asked before any token exists.
-    const unprotectedOnPurpose = (r: string) =>
-      /^\w+ \/(oauth|v1\/logistics)\//.test(r) || r === 'GET /v1/versions/orderingApp';
-    const missing = served.filter(
-      (r) => /^\w+ \/(v1|admin\/v1)\//.test(r) && !unprotectedOnPurpose(r) && !registered.has(r),
-    );
-    expect(missing).toEqual([]);
+    // Nothing checks a credential before these (the handler checks the client's own); D29: Open
+    // Delivery's version discovery is asked before any token exists.
+    expect(declared.filter((r) => callerOf(r.access) === 'public').map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /oauth/token',
+      'POST /oauth/revoke',
+      'POST /oauth/refresh',
+      'GET /v1/versions/orderingApp',
+    ]);
+  });
+
+  it('has a request fixture only for declared merchant routes', () => {
+    const names = new Set(merchantRoutes.map((r) => `${r.method} ${r.path}`));
+    expect(Object.keys(REQUEST_FIXTURES).filter((name) => !names.has(name))).toEqual([]);
   });
 });
 
-describe.each(merchantRoutes.map((r) => [`${r.method} ${r.pattern}`, r] as const))('%s', (_name, route) => {
+describe.each(merchantRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_name, route) => {
   it('refuses a request without Authorization', async () => {
     expect401(await call(route, {}), 'Missing bearer token');
   });
@@ -179,9 +188,9 @@ describe.each(merchantRoutes.map((r) => [`${r.method} ${r.pattern}`, r] as const
 // 404 `Order not found`, and changes nothing.
 const foreignOrderRoutes = [
   ...merchantRoutes.filter((r) => r.orderRoute),
-  ...merchantRoutes.filter((r) => r.pattern === '/v1/events/acknowledgment'),
+  ...merchantRoutes.filter((r) => r.path === '/v1/events/acknowledgment'),
 ];
-describe.each(foreignOrderRoutes.map((r) => [`${r.method} ${r.pattern}`, r] as const))('%s', (_name, route) => {
+describe.each(foreignOrderRoutes.map((r) => [`${r.method} ${r.path}`, r] as const))('%s', (_name, route) => {
   it("answers 404 `Order not found` for another merchant's order", async () => {
     const foreignCtx = { ...ctx, orderId: ctx.foreignOrderId };
     const res = await t.app.inject({
@@ -212,7 +221,7 @@ describe('every declared /admin/v1 route', () => {
   const NO_ID = '00000000-0000-4000-8000-000000000000';
   it('refuses a missing, a merchant, and a wrong operator token', async () => {
     for (const r of declaredAdminRoutes()) {
-      const route = { method: r.method as 'GET', pattern: r.url, url: () => r.url.replace(/:\w+/g, NO_ID) };
+      const route = { method: r.method as 'GET', url: () => r.url.replace(/:\w+/g, NO_ID) };
       const cases: Array<[Record<string, string>, string]> = [
         [{}, 'Missing bearer token'],
         [bearer(me.token), 'Invalid operator token'],

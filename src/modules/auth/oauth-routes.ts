@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../lib/errors.js';
+import { declareRoute, PER_IP } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import type { AuthService } from './auth-service.js';
 import { bearerToken } from './bearer-token.js';
@@ -69,70 +70,89 @@ function rejectInvalidBody(request: FastifyRequest & { validationError?: Error }
   }
 }
 
+const tags = ['auth'];
+
 export const oauthRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
-  app.post(
-    '/token',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/token',
+      access: PER_IP,
+      summary: 'Issue an access token (client credentials grant)',
+      description:
+        'Exchanges an integration key (client_id = the merchant id, client_secret) for a bearer access token ' +
+        '(client credentials grant, spec 4.1). Reuse the token until shortly before `expires_in` runs out: asking for a ' +
+        'new one on every call is rate limited per IP. Errors: 400 for a missing field or a grant_type other than ' +
+        'client_credentials; 401 for an unknown client or a wrong secret.',
       attachValidation: true,
       schema: {
-        tags: ['auth'],
-        summary: 'Issue an access token (client credentials grant)',
+        tags,
         body: ClientCredentialsBody,
         response: { 200: TokenResponse, ...errorResponses(400, 401, 415, 429) },
       },
-    },
-    async (request, reply) => {
-      rejectInvalidBody(request);
-      const grantType = request.body?.grant_type;
-      if (grantType === undefined || grantType === '') throw invalidRequest('grant_type is required');
-      const { clientId, clientSecret } = clientCredentials(request);
-      if (grantType !== 'client_credentials') {
-        throw new AppError(400, 'grant_type must be client_credentials', { body: { error: 'unsupported_grant_type' } });
-      }
-      const token = await auth.issueTokenForClient(clientId, clientSecret);
-      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-      return token;
-    },
+      handler: async (request, reply) => {
+        rejectInvalidBody(request);
+        const grantType = request.body?.grant_type;
+        if (grantType === undefined || grantType === '') throw invalidRequest('grant_type is required');
+        const { clientId, clientSecret } = clientCredentials(request);
+        if (grantType !== 'client_credentials') {
+          throw new AppError(400, 'grant_type must be client_credentials', {
+            body: { error: 'unsupported_grant_type' },
+          });
+        }
+        const token = await auth.issueTokenForClient(clientId, clientSecret);
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        return token;
+      },
+    }),
   );
 
-  app.post(
-    '/revoke',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/revoke',
+      access: PER_IP,
+      summary: 'Revoke an access token (RFC 7009)',
+      description:
+        'Revokes an access token at once (RFC 7009), authenticated with the client credentials that own it. Answers ' +
+        '200 even when the token was unknown or already revoked, as RFC 7009 requires. Errors: 400 for a missing ' +
+        'field; 401 for wrong client credentials.',
       attachValidation: true,
       schema: {
-        tags: ['auth'],
-        summary: 'Revoke an access token (RFC 7009)',
+        tags,
         body: ClientCredentialsBody,
         response: { 200: Type.Object({}), ...errorResponses(400, 401, 415, 429) },
       },
-    },
-    async (request, reply) => {
-      rejectInvalidBody(request);
-      const token = request.body?.token;
-      const { clientId, clientSecret } = clientCredentials(request);
-      const client = await auth.authenticateClient(clientId, clientSecret);
-      if (typeof token !== 'string' || token === '') throw invalidRequest('token is required');
-      await auth.revokeTokenOfClient(token, client);
-      reply.header('cache-control', 'no-store');
-      return {};
-    },
+      handler: async (request, reply) => {
+        rejectInvalidBody(request);
+        const token = request.body?.token;
+        const { clientId, clientSecret } = clientCredentials(request);
+        const client = await auth.authenticateClient(clientId, clientSecret);
+        if (typeof token !== 'string' || token === '') throw invalidRequest('token is required');
+        await auth.revokeTokenOfClient(token, client);
+        reply.header('cache-control', 'no-store');
+        return {};
+      },
+    }),
   );
 
-  app.post(
-    '/refresh',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Exchange a still valid access token for a new one; the old one is revoked',
-        security: [{ bearer: [] }],
-        response: { 200: TokenResponse, ...errorResponses(401, 429) },
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/refresh',
+      access: { ...PER_IP, bearer: true },
+      summary: 'Exchange a still valid access token for a new one; the old one is revoked',
+      description:
+        'Gives a new access token for a token that is still valid (sent as the bearer token) and revokes the old one, so ' +
+        'a long-running POS never has to handle its secret again. Errors: 401 when the token is expired, revoked or ' +
+        'invalid: ask /oauth/token then.',
+      schema: { tags, response: { 200: TokenResponse, ...errorResponses(401, 429) } },
+      handler: async (request, reply) => {
+        const principal = await auth.verifyAccessToken(bearerToken(request));
+        const token = await auth.refresh(principal);
+        reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+        return token;
       },
-    },
-    async (request, reply) => {
-      const principal = await auth.verifyAccessToken(bearerToken(request));
-      const token = await auth.refresh(principal);
-      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-      return token;
-    },
+    }),
   );
 };

@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
+import { declareRoute, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent } from '../../lib/schemas.js';
 import { OdMerchantUpdate } from '../opendelivery/index.js';
 import { unknownEnvelopeKey } from './catalog-envelope.js';
@@ -29,6 +30,15 @@ const NotificationBody = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * What both verbs of /v1/merchantUpdate share: the path, the write budget, a body limit larger
+ * than other bodies, and 204 once stored and queued (spec 4.3, D16).
+ */
+export const merchantUpdateRoute = (uploadBodyLimit: number) =>
+  ({ url: '/v1/merchantUpdate', access: MERCHANT_WRITE, bodyLimit: uploadBodyLimit }) as const;
+export const UPLOAD_ANSWERS = { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429) };
+const tags = ['catalog'];
+
 export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateRoutesOptions> = async (
   app,
   { catalog, uploadBodyLimit },
@@ -50,23 +60,19 @@ export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateR
     },
   );
 
-  app.post(
-    '/v1/merchantUpdate',
-    {
-      bodyLimit: uploadBodyLimit,
-      schema: {
-        tags: ['catalog'],
-        summary: 'Open Delivery change notification (D29); 204 = queued, outcome in GET /v1/merchantStatus',
-        description:
-          'Open Delivery `menuUpdated`. An empty body: the platform pulls `GET {getMerchantURL.baseURL}/v1/merchant` ' +
-          '(X-API-KEY) and applies it, whether it is an Open Delivery Merchant or a MERCHANT upload body. ' +
-          '`merchantStatus` alone: the order-receiving switch. `entityType` with a non-empty `updatedObjects`: those ' +
-          "objects in Open Delivery's shapes (MERCHANT, ITEM, ITEM_OFFER and CATEGORY are applied; BASIC_INFO, " +
-          'SERVICE, MENU, OPTION_GROUP, OPTION and AVAILABILITY are accepted and reported as not applied). ' +
-          'All three: both. Processed in arrival order with the uploads; PROCESSING until done.',
-        body: NotificationBody,
-        response: { 204: NoContent, ...errorResponses(400, 401, 413, 415, 429) },
-      },
+  app.route(
+    declareRoute({
+      method: 'POST',
+      ...merchantUpdateRoute(uploadBodyLimit),
+      summary: 'Open Delivery change notification (D29); 204 = queued, outcome in GET /v1/merchantStatus',
+      description:
+        'Open Delivery `menuUpdated`. An empty body: the platform pulls `GET {getMerchantURL.baseURL}/v1/merchant` ' +
+        '(X-API-KEY) and applies it, whether it is an Open Delivery Merchant or a MERCHANT upload body. ' +
+        '`merchantStatus` alone: the order-receiving switch. `entityType` with a non-empty `updatedObjects`: those ' +
+        "objects in Open Delivery's shapes (MERCHANT, ITEM, ITEM_OFFER and CATEGORY are applied; BASIC_INFO, " +
+        'SERVICE, MENU, OPTION_GROUP, OPTION and AVAILABILITY are accepted and reported as not applied). ' +
+        'All three: both. Processed in arrival order with the uploads; PROCESSING until done.',
+      schema: { tags, body: NotificationBody, response: UPLOAD_ANSWERS },
       preValidation: async (request) => {
         const body = request.body;
         if (body === undefined || body === null) {
@@ -81,12 +87,12 @@ export const odMerchantUpdateRoutes: FastifyPluginAsyncTypebox<OdMerchantUpdateR
         );
         if (problem) throw badRequest(problem);
       },
-    },
-    async (request, reply) => {
-      const use = checkOdNotification(request.body);
-      if ('reason' in use) throw badRequest(use.reason);
-      await catalog.acceptNotification(request.principal.merchantId, use);
-      return reply.code(204).send(null);
-    },
+      handler: async (request, reply) => {
+        const use = checkOdNotification(request.body);
+        if ('reason' in use) throw badRequest(use.reason);
+        await catalog.acceptNotification(request.principal.merchantId, use);
+        return reply.code(204).send(null);
+      },
+    }),
   );
 };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, sendNoBody, Uuid } from '../../lib/schemas.js';
 import type { Principal } from '../auth/index.js';
 import { ORDER_EVENT_TYPES, OrderEventTypeEnum } from './event-contract.js';
@@ -35,21 +36,22 @@ async function splitEventTypeFilter(request: { query: unknown; principal: Princi
 
 /** D3 polling and spec 4.13 / D4 acknowledgment, in the calling key's dialect (D27, D28). */
 export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> = async (app, { events }) => {
-  app.get(
-    // D3: the path has a literal colon; `::` escapes it in Fastify.
-    '/events::polling',
-    {
-      config: { rateLimit: 'read' },
+  app.route(
+    declareRoute({
+      method: 'GET',
+      // D3: the path has a literal colon; `::` escapes it in Fastify.
+      url: '/events::polling',
+      access: MERCHANT_READ,
+      summary: 'Pending events of the calling integration key, oldest first (D3); 204 when none',
+      description:
+        'Every event not yet acknowledged by this integration key, oldest first, at most 1000 (spec 6). An event comes ' +
+        'back in every poll until it is acknowledged, so handling must be idempotent. `eventType` filters by type: ' +
+        'repeat it, separate the types with commas, or both (D33). For a ' +
+        '`cleaver` key `eventId` names the event type (shared by every order, D1); for an `opendelivery` key one ' +
+        'occurrence, equal to the webhook-id of its webhook (D28). The event catalog says what each type ' +
+        'asks of the POS. Errors: 400 for an unknown eventType; 403 when x-polling-merchants names another merchant than the token’s.',
       schema: {
         tags: ['events'],
-        summary: 'Pending events of the calling integration key, oldest first (D3); 204 when none',
-        description:
-          'The same records in both profiles (D27), which differ in what `eventId` names: for a `cleaver` key the ' +
-          'event type, shared by every order (D1); for an `opendelivery` key one occurrence, a new id each time ' +
-          'something happens, equal to the webhook-id of its webhook (D28). Cancellation metadata of an ' +
-          'opendelivery key uses Open Delivery’s codes. PREPARATION_REQUESTED may be named by an opendelivery ' +
-          'key only (the platform never raises it). The `eventType` filter may be repeated or comma-separated (D33).',
-        security: [{ bearer: [] }],
         querystring: Type.Object({
           eventType: Type.Optional(
             Type.Array(Type.Enum(FILTER_TYPES), {
@@ -71,37 +73,46 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
         },
       },
       preValidation: splitEventTypeFilter,
-    },
-    async (request, reply) => {
-      const records = await events.poll(request.principal, {
-        eventTypes: request.query.eventType,
-        pollingMerchants: request.headers['x-polling-merchants'],
-      });
-      if (records.length === 0) return reply.code(204).send(null);
-      return records;
-    },
+      handler: async (request, reply) => {
+        const records = await events.poll(request.principal, {
+          eventTypes: request.query.eventType,
+          pollingMerchants: request.headers['x-polling-merchants'],
+        });
+        if (records.length === 0) return reply.code(204).send(null);
+        return records;
+      },
+    }),
   );
 
-  app.post(
-    '/events/acknowledgment',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/events/acknowledgment',
+      access: MERCHANT_WRITE,
+      summary: 'Acknowledge polled events for the calling integration key (spec 4.13, D4)',
+      description:
+        'Marks events as processed so they stop coming back in polls. Acknowledge only what you processed and stored. At ' +
+        'most 100 per request; repeating an acknowledgment is harmless; a batch that fails midway keeps the ' +
+        'acknowledgments before the failure. `id` is the eventId as polled, in either form whatever the key’s profile: ' +
+        'the type’s id acknowledges the event’s current occurrence, an occurrence id only that occurrence. Acknowledging ' +
+        'never affects another key. Each element’s eventType must be the type its id names: otherwise 400 ' +
+        '`{title: "eventType"}`, with the elements before it acknowledged (D32). Errors: 400 for a malformed list ' +
+        '(`{title: "orderId"}` for an unknown order, `{title: "id"}` for an unknown id); 404 when an order is not the ' +
+        'merchant’s.',
       schema: {
         tags: ['events'],
-        summary: 'Acknowledge polled events for the calling integration key (spec 4.13, D4)',
-        description:
-          '`id` is the eventId as polled, in either form whatever the key’s profile: the type’s id (D1) ' +
-          'acknowledges the event’s current occurrence; an occurrence id (the opendelivery eventId, D28) ' +
-          'acknowledges that occurrence only. Acknowledging never affects another key.',
-        security: [{ bearer: [] }],
         body: Type.Array(Type.Object({ id: Uuid(), orderId: Uuid(), eventType: OrderEventTypeEnum }), {
           maxItems: ACK_LIMIT,
         }),
         response: { 202: Type.Null(), ...errorResponses(400, 401, 404, 413, 415, 429) },
       },
-    },
-    async (request, reply) => {
-      await events.acknowledge(request.principal, request.body);
-      return sendNoBody(reply, 202);
-    },
+      // Spec 4.13 rule 2, D4: elements are acknowledged one by one, and a failing element leaves
+      // the earlier ones acknowledged (their receipts' acknowledged_at is set; no receipt is added).
+      rejectedMayWrite: { update: ['event_receipts'] },
+      handler: async (request, reply) => {
+        await events.acknowledge(request.principal, request.body);
+        return sendNoBody(reply, 202);
+      },
+    }),
   );
 };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { KeyParams, RunParams, RunView, SigningKeyView, StartBody } from './homologation-schemas.js';
 import type { HomologationService } from './homologation-service.js';
@@ -15,49 +15,45 @@ export const posHomologationRoutes: FastifyPluginAsyncTypebox<{ homologation: Ho
   { homologation },
 ) => {
   const tags = ['homologation'];
-  app.post(
-    '/homologations',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/homologations',
+      access: MERCHANT_WRITE,
+      summary: "Start a homologation run of the caller's integration key",
+      description: NOTE,
       schema: {
         tags,
-        summary: "Start a homologation run of the caller's integration key",
-        description: NOTE,
         body: Type.Optional(StartBody),
         response: { 201: RunView, ...errorResponses(400, 401, 404, 409, 415, 429) },
       },
-    },
-    async (request, reply) => {
-      const { merchantId, keyId } = request.principal;
-      const run = await homologation.start(merchantId, keyId, request.body?.timings);
-      return reply.code(201).send(run);
-    },
-  );
-  app.get(
-    '/homologations/signingKey',
-    {
-      config: { rateLimit: 'read' },
-      schema: {
-        tags,
-        summary: 'The public key that verifies homologation reports',
-        description: NOTE,
-        response: { 200: SigningKeyView, ...errorResponses(401, 429) },
+      handler: async (request, reply) => {
+        const { merchantId, keyId } = request.principal;
+        return reply.code(201).send(await homologation.start(merchantId, keyId, request.body?.timings));
       },
-    },
-    async () => homologation.signingKey(),
+    }),
   );
-  app.get(
-    '/homologations/:id',
-    {
-      config: { rateLimit: 'read' },
-      schema: {
-        tags,
-        summary: 'A homologation run of the caller’s key, with its graded criteria',
-        description: `${NOTE} Another key's run answers 404.`,
-        params: RunParams,
-        response: { 200: RunView, ...errorResponses(400, 401, 404, 429) },
-      },
-    },
-    async (request) => homologation.getForKey(request.params.id, request.principal.keyId),
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/homologations/signingKey',
+      access: MERCHANT_READ,
+      summary: 'The public key that verifies homologation reports',
+      description: NOTE,
+      schema: { tags, response: { 200: SigningKeyView, ...errorResponses(401, 429) } },
+      handler: async () => homologation.signingKey(),
+    }),
+  );
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/homologations/:id',
+      access: MERCHANT_READ,
+      summary: 'A homologation run of the caller’s key, with its graded criteria',
+      description: `${NOTE} Another key's run answers 404.`,
+      schema: { tags, params: RunParams, response: { 200: RunView, ...errorResponses(400, 401, 404, 429) } },
+      handler: async (request) => homologation.getForKey(request.params.id, request.principal.keyId),
+    }),
   );
 };
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, Uuid } from '../../lib/schemas.js';
 import { isOpenDelivery } from '../auth/index.js';
 import { OdMerchantApiInfo, OdMerchantAvailability } from '../opendelivery/index.js';
@@ -25,17 +26,18 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ merchants: MerchantsS
   app,
   { merchants },
 ) => {
-  app.put(
-    '/merchantOnboarding',
-    {
+  app.route(
+    declareRoute({
+      method: 'PUT',
+      url: '/merchantOnboarding',
+      access: MERCHANT_WRITE,
+      summary: 'Register the webhook base URL and the POS catalog endpoint (spec 4.2)',
+      description:
+        'A `cleaver` key gets 200 with the integration configuration (spec 2.2, getMerchantURL null when never ' +
+        'registered). An `opendelivery` key gets 201 with Open Delivery’s MerchantAPIInfo, which leaves out what ' +
+        'is not registered (D28); its webhooks then go to {ordersWebhookURL}/v1/newEvent.',
       schema: {
         tags: ['merchant'],
-        summary: 'Register the webhook base URL and the POS catalog endpoint (spec 4.2)',
-        description:
-          'A `cleaver` key gets 200 with the integration configuration (spec 2.2, getMerchantURL null when never ' +
-          'registered). An `opendelivery` key gets 201 with Open Delivery’s MerchantAPIInfo, which leaves out what ' +
-          'is not registered (D28); its webhooks then go to {ordersWebhookURL}/v1/newEvent.',
-        security: [{ bearer: [] }],
         querystring: Type.Object({ merchantId: Type.Optional(Uuid()) }),
         body: OnboardingBody,
         response: {
@@ -44,40 +46,41 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ merchants: MerchantsS
           ...errorResponses(400, 401, 413, 415, 429),
         },
       },
-    },
-    async (request, reply) => {
-      const config = await merchants.onboard(request.principal, request.body, request.query.merchantId);
-      if (!isOpenDelivery(request.principal)) return config;
-      return reply.code(201).send({
-        ...(config.getMerchantURL ? { getMerchantURL: config.getMerchantURL } : {}),
-        ...(config.ordersWebhookURL ? { ordersWebhookURL: config.ordersWebhookURL } : {}),
-      });
-    },
+      handler: async (request, reply) => {
+        const config = await merchants.onboard(request.principal, request.body, request.query.merchantId);
+        if (!isOpenDelivery(request.principal)) return config;
+        return reply.code(201).send({
+          ...(config.getMerchantURL ? { getMerchantURL: config.getMerchantURL } : {}),
+          ...(config.ordersWebhookURL ? { ordersWebhookURL: config.ordersWebhookURL } : {}),
+        });
+      },
+    }),
   );
 
-  app.get(
-    '/merchant/:merchantId/status',
-    {
-      config: { rateLimit: 'read' },
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchant/:merchantId/status',
+      access: MERCHANT_READ,
+      summary: 'Whether the merchant receives orders (Open Delivery 1.7’s merchant status)',
+      description:
+        'Open Delivery 1.7’s `GET /v1/merchant/{id}/status`, for both profiles: `status` is AVAILABLE or UNAVAILABLE ' +
+        '(the order-receiving switch), `services` is empty (service hours are kept by the platform) and ' +
+        '`orderingAppMerchantId` is the merchant’s id here. Only the token’s own merchant: any other id is 404 ' +
+        '`Merchant not found` (D21).',
       schema: {
         tags: ['merchant'],
-        summary: 'Whether the merchant receives orders, at Open Delivery 1.7’s path (D35)',
-        description:
-          'Open Delivery 1.7’s merchant status: AVAILABLE or UNAVAILABLE (the order-receiving switch), the services ' +
-          '(empty: service hours are kept by the platform) and orderingAppMerchantId. Only the token’s own merchant: ' +
-          'any other id is 404 Merchant not found (D21). The same answer for both profiles.',
-        security: [{ bearer: [] }],
         params: Type.Object({ merchantId: Type.String({ minLength: 1, maxLength: 200 }) }),
         response: { 200: OdMerchantAvailability, ...errorResponses(400, 401, 404, 429) },
       },
-    },
-    async (request) => {
-      // D21: another merchant's id (or one that is no merchant) is answered as unknown.
-      if (request.params.merchantId.toLowerCase() !== request.principal.merchantId.toLowerCase()) {
-        throw merchantNotFound();
-      }
-      const merchant = await merchants.requireMerchant(request.principal.merchantId);
-      return { status: merchant.status, services: [], orderingAppMerchantId: merchant.id };
-    },
+      handler: async (request) => {
+        // D21: another merchant's id (or one that is no merchant) is answered as unknown.
+        if (request.params.merchantId.toLowerCase() !== request.principal.merchantId.toLowerCase()) {
+          throw merchantNotFound();
+        }
+        const merchant = await merchants.requireMerchant(request.principal.merchantId);
+        return { status: merchant.status, services: [], orderingAppMerchantId: merchant.id };
+      },
+    }),
   );
 };

@@ -1,14 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import {
-  ErrorRef,
-  emptyBodyAsObject,
-  errorResponses,
-  NoContent,
-  sendInDialect,
-  sendNoBody,
-  Uuid,
-} from '../../lib/schemas.js';
+import { type Static, type TSchema, Type } from 'typebox';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
+import { emptyBodyAsObject, errorResponses, NoContent, sendInDialect, sendNoBody, Uuid } from '../../lib/schemas.js';
 import { isOpenDelivery, type Principal } from '../auth/index.js';
 import { OdCancellationError, OdOrder } from '../opendelivery/index.js';
 import { toOpenDeliveryOrderView } from './od-order-view.js';
@@ -27,252 +20,240 @@ import {
 } from './orders-schemas.js';
 import type { OrdersService } from './orders-service.js';
 
-const Accepted = Type.Null({ description: 'Accepted for processing; no body' });
-const common = { tags: ['orders'], security: [{ bearer: [] }], params: OrderIdParams };
+const common = { tags: ['orders'], params: OrderIdParams };
 const actionErrors = errorResponses(400, 401, 404, 409, 413, 415, 429);
-/**
- * D28.3: an action the order already has, or one its state does not allow, is 400 for a cleaver
- * key (D7) and 422 for an opendelivery key; both carry {title, status}.
- */
-const refusedErrors = {
-  400: { ...ErrorRef, description: 'Invalid body; for a cleaver key also a refused action (D7)' },
-  422: {
-    ...ErrorRef,
-    description: 'opendelivery key (D28): the order already has this event, or its state does not allow it',
-  },
+
+/** What an action answers when done: 202 or 200 with no body (D35), 204. */
+const ANSWERS = {
+  202: Type.Null({ description: 'Accepted for processing; no body' }),
+  200: Type.Null({ description: 'Updated; no body' }),
+  204: NoContent,
 };
-const OdProfileNote =
-  'A refused action is 400 for a `cleaver` key (D7) and 422 for an `opendelivery` key (D28), whose error ' +
-  'bodies are application/problem+json.';
+
+/** A POS action on one of its orders (spec 4.7–4.12, D6, D29, D38); a refused one is 400 or 422 by profile (D28.3). */
+interface OrderAction<B extends TSchema> {
+  method?: 'POST' | 'PATCH';
+  action: string;
+  summary: string;
+  description: string;
+  body?: B;
+  answer: keyof typeof ANSWERS;
+  /** Open Delivery's 422 body when it says more than {title, status}. */
+  body422?: TSchema;
+  preValidation?: typeof emptyBodyAsObject;
+  run: (principal: Principal, orderId: string, body: Static<B>) => Promise<unknown>;
+}
 
 /** Spec 4.6–4.12, D6 and D29: the POS reads and acts on its orders. */
 export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> = async (app, { orders }) => {
-  /** A POS action without a body (D6, D29): 202 with no body, or its dialect's refusal. */
-  const bodilessAction = (
-    action: string,
-    summary: string,
-    description: string,
-    run: (principal: Principal, orderId: string) => Promise<unknown>,
-  ) =>
-    app.post(
-      `/orders/:orderId/${action}`,
-      { schema: { ...common, summary, description, response: { 202: Accepted, ...actionErrors, ...refusedErrors } } },
-      async (request, reply) => {
-        await run(request.principal, request.params.orderId);
-        return sendNoBody(reply, 202);
-      },
+  const orderAction = <B extends TSchema>(a: OrderAction<B>) =>
+    app.route(
+      declareRoute({
+        method: a.method ?? 'POST',
+        url: `/orders/:orderId/${a.action}`,
+        access: MERCHANT_WRITE,
+        summary: a.summary,
+        description: a.description,
+        schema: {
+          ...common,
+          ...(a.body ? { body: a.body } : {}),
+          response: { [a.answer]: ANSWERS[a.answer], ...actionErrors },
+        },
+        opendelivery: { refusedAction: a.body422 ? { body422: a.body422 } : {} },
+        ...(a.preValidation ? { preValidation: a.preValidation } : {}),
+        handler: async (request, reply) => {
+          await a.run(request.principal, request.params.orderId, request.body as Static<B>);
+          return a.answer === 204 ? reply.code(204).send(null) : sendNoBody(reply, a.answer);
+        },
+      }),
     );
 
-  app.get(
-    '/orders/:orderId',
-    {
-      config: { rateLimit: 'read' },
-      schema: {
-        ...common,
-        summary: 'Read an order (spec 4.6)',
-        description:
-          'A `cleaver` key reads the order of spec 2.6 (D26); an `opendelivery` key reads Open Delivery’s Order ' +
-          '(D28): no nulls, schedule only when scheduled, preparationStartDateTime defaulting to createdAt, ' +
-          'items[].id the product uuid and items[].externalCode its POS code.',
-        response: { 200: Order, ...errorResponses(400, 401, 404, 429) },
-        dialectResponses: { 200: OdOrder },
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/orders/:orderId',
+      access: MERCHANT_READ,
+      summary: 'Read an order (spec 4.6)',
+      description:
+        'A `cleaver` key reads the order of spec 2.6 (D26); an `opendelivery` key reads Open Delivery’s Order ' +
+        '(D28): no nulls, schedule only when scheduled, preparationStartDateTime defaulting to createdAt, ' +
+        'items[].id the product uuid and items[].externalCode its POS code.',
+      schema: { ...common, response: { 200: Order, ...errorResponses(400, 401, 404, 429) } },
+      opendelivery: { answers: { 200: OdOrder } },
+      handler: async (request, reply) => {
+        const row = await orders.getOrder(request.principal, request.params.orderId);
+        if (isOpenDelivery(request.principal)) return sendInDialect(reply, toOpenDeliveryOrderView(row));
+        return toOrderView(row);
       },
-    },
-    async (request, reply) => {
-      const row = await orders.getOrder(request.principal, request.params.orderId);
-      if (isOpenDelivery(request.principal)) return sendInDialect(reply, toOpenDeliveryOrderView(row));
-      return toOrderView(row);
-    },
+    }),
   );
 
-  app.post(
-    '/orders/:orderId/confirm',
-    {
+  orderAction({
+    action: 'confirm',
+    summary: 'Confirm an order (spec 4.7)',
+    description:
+      'Confirms a CREATED order after the POS reviewed it (spec 4.7): the order becomes CONFIRMED and a CONFIRMED ' +
+      'event is raised. Optional orderExternalCode (the POS’s own code) and preparationTime.',
+    body: ConfirmBody,
+    answer: 202,
+    run: (principal, orderId, body) => orders.confirm(principal, orderId, body),
+  });
+
+  orderAction({
+    action: 'requestCancellation',
+    summary: 'The POS asks to cancel an order (spec 4.8); watch for CANCELLED',
+    description:
+      'The POS asks to cancel an order it cannot fulfil (spec 4.8), with a reason, a code and a mode; records ' +
+      'CANCELLATION_REQUESTED. The platform decides: CANCELLED ends the order, CANCELLATION_REQUEST_DENIED means it ' +
+      'goes on. Asking twice is refused. For an opendelivery key the 422 adds cancellationStatus once an earlier ' +
+      'request was answered.',
+    body: RequestCancellationBody,
+    answer: 202,
+    body422: OdCancellationError,
+    run: (principal, orderId, body) => orders.requestCancellation(principal, orderId, body),
+  });
+
+  orderAction({
+    action: 'acceptCancellation',
+    summary: "Accept the customer's cancellation request (spec 4.9)",
+    description:
+      'Accepts the customer’s cancellation request (spec 4.9): allowed only while the order’s last event is ' +
+      'ORDER_CANCELLATION_REQUEST; the order becomes CANCELLED.',
+    answer: 204,
+    run: (principal, orderId) => orders.acceptCancellation(principal, orderId),
+  });
+
+  orderAction({
+    action: 'denyCancellation',
+    summary: "Deny the customer's cancellation request (spec 4.10); the order stays active",
+    description:
+      'Denies the customer’s cancellation request with a reason and a code (spec 4.10); the order stays active and ' +
+      'continues. Polling gets CANCELLED_DENIED; a `cleaver` webhook URL gets two notifications (CANCELLED_DENIED, ' +
+      'then CANCELLATION_REQUEST_DENIED) and an `opendelivery` one only the first (D8). An opendelivery key may also ' +
+      'use Open Delivery’s codes DISH_ALREADY_DONE and OUT_FOR_DELIVERY.',
+    body: DenyCancellationBody,
+    answer: 204,
+    run: (principal, orderId, body) => orders.denyCancellation(principal, orderId, body),
+  });
+
+  orderAction({
+    action: 'readyForPickup',
+    summary: 'The order is ready for pickup; raises READY_FOR_PICKUP (D6)',
+    description: 'Tells the platform the order is ready to be picked up by the courier or the customer.',
+    answer: 202,
+    run: (principal, orderId) => orders.readyForPickup(principal, orderId),
+  });
+
+  orderAction({
+    action: 'dispatch',
+    summary: 'The order left the store; raises DISPATCHED, optionally with tracking (D6)',
+    description:
+      'The order is out for delivery. An optional deliveryTrackingInfo body is recorded as a first tracking update ' +
+      '(as POST …/tracking, spec 4.12).',
+    body: Type.Object({ deliveryTrackingInfo: Type.Optional(DeliveryTrackingInfo) }),
+    answer: 202,
+    preValidation: emptyBodyAsObject,
+    run: (principal, orderId, body) => orders.dispatch(principal, orderId, body.deliveryTrackingInfo),
+  });
+
+  orderAction({
+    action: 'delivered',
+    summary: 'The order was delivered; raises DELIVERED (D6)',
+    description: 'The order reached the customer. Check the customer’s delivery code first with POST …/validateCode.',
+    answer: 202,
+    run: (principal, orderId) => orders.delivered(principal, orderId),
+  });
+
+  orderAction({
+    action: 'preparing',
+    summary: 'Preparation has started (D29, Open Delivery); raises PREPARING',
+    description:
+      'Open Delivery’s optional progress event, for both profiles. Allowed on a CONFIRMED order; the status stays ' +
+      'CONFIRMED and lastEvent becomes PREPARING.',
+    answer: 202,
+    run: (principal, orderId) => orders.preparing(principal, orderId),
+  });
+
+  orderAction({
+    action: 'pickedUp',
+    summary: 'The customer picked up a TAKEOUT order (D29, Open Delivery); raises PICKED_UP',
+    description:
+      'For both profiles. Allowed on a TAKEOUT order that is CONFIRMED or READY_FOR_PICKUP; the status stays and ' +
+      'lastEvent becomes PICKED_UP.',
+    answer: 202,
+    run: (principal, orderId) => orders.pickedUp(principal, orderId),
+  });
+
+  orderAction({
+    method: 'PATCH',
+    action: 'details',
+    summary: 'Change when preparation should start (D29, Open Delivery); no event',
+    description:
+      'Sets the order’s preparationStartDateTime, for both profiles; the order view shows the new value. Refused once ' +
+      'the order is CANCELLED or CONCLUDED.',
+    body: OrderDetailsBody,
+    answer: 200,
+    run: (principal, orderId, body) => orders.updateDetails(principal, orderId, body),
+  });
+
+  orderAction({
+    action: 'weighing',
+    summary: 'The weighed kilograms of KG lines (D38); the prices follow the real weight',
+    description:
+      'A product sold by KG is ordered by an estimated weight; the butcher weighs the cut and sends the real weight ' +
+      '(kilograms, more than 0, at most 3 decimals) of each line by its index in the order’s items. Allowed once the ' +
+      'order is CONFIRMED and until it is READY_FOR_PICKUP or DISPATCHED; it may be repeated until then, the last ' +
+      'weighing of a line counting. The order then shows the weight as the line’s `quantity` and the ordered one as ' +
+      '`orderedQuantity`; the line’s `totalPrice` is its unit price × the weight rounded half up to cents (plus its ' +
+      'options); `itemsPrice` and `orderAmount` (itemsPrice + otherFees − discount) are recomputed; a PENDING payment ' +
+      'follows the new amount, and what no PENDING payment takes (a prepaid order) shows as `weighingAdjustment` ' +
+      '(positive: the platform charges it; negative: it refunds it). No event is raised. Errors: 400 naming ' +
+      '`items[i].quantity`, with the allowed range, for a UN line, an index that is not a line of the order or a ' +
+      'weight outside the merchant’s tolerance (±20 % of the ordered quantity unless the platform set another); ' +
+      'nothing of the request is applied then.',
+    body: WeighingBody,
+    answer: 202,
+    run: (principal, orderId, body) => orders.weigh(principal, orderId, body),
+  });
+
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/orders/:orderId/validateCode',
+      access: MERCHANT_WRITE,
+      summary: "Check the customer's delivery code (spec 4.11)",
+      description:
+        'Checks the delivery code the customer gives at the door against the order’s (spec 4.11). 200 with the order id ' +
+        'when it matches. Errors: 400 "Invalid code provided" when it does not (do not hand the order over); 404 when ' +
+        'the order is not the merchant’s.',
       schema: {
         ...common,
-        summary: 'Confirm an order (spec 4.7)',
-        description: OdProfileNote,
-        body: ConfirmBody,
-        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
-      },
-    },
-    async (request, reply) => {
-      await orders.confirm(request.principal, request.params.orderId, request.body);
-      return sendNoBody(reply, 202);
-    },
-  );
-
-  app.post(
-    '/orders/:orderId/requestCancellation',
-    {
-      schema: {
-        ...common,
-        summary: 'The POS asks to cancel an order (spec 4.8); watch for CANCELLED',
-        description: `${OdProfileNote} For an opendelivery key the 422 adds cancellationStatus once an earlier request was answered (cancelled, or denied by the platform).`,
-        body: RequestCancellationBody,
-        response: {
-          202: Accepted,
-          ...actionErrors,
-          400: refusedErrors[400],
-          422: { ...OdCancellationError, description: refusedErrors[422].description },
-        },
-      },
-    },
-    async (request, reply) => {
-      await orders.requestCancellation(request.principal, request.params.orderId, request.body);
-      return sendNoBody(reply, 202);
-    },
-  );
-
-  app.post(
-    '/orders/:orderId/acceptCancellation',
-    {
-      schema: {
-        ...common,
-        summary: "Accept the customer's cancellation request (spec 4.9)",
-        description: OdProfileNote,
-        response: { 204: NoContent, ...actionErrors, ...refusedErrors },
-      },
-    },
-    async (request, reply) => {
-      await orders.acceptCancellation(request.principal, request.params.orderId);
-      return reply.code(204).send(null);
-    },
-  );
-
-  app.post(
-    '/orders/:orderId/denyCancellation',
-    {
-      schema: {
-        ...common,
-        summary: "Deny the customer's cancellation request (spec 4.10); the order stays active",
-        description:
-          `${OdProfileNote} An opendelivery key may also use Open Delivery’s codes DISH_ALREADY_DONE and ` +
-          'OUT_FOR_DELIVERY, and its webhook URL gets one notification (CANCELLED_DENIED) instead of two (D8).',
-        body: DenyCancellationBody,
-        response: { 204: NoContent, ...actionErrors, ...refusedErrors },
-      },
-    },
-    async (request, reply) => {
-      await orders.denyCancellation(request.principal, request.params.orderId, request.body);
-      return reply.code(204).send(null);
-    },
-  );
-
-  bodilessAction('readyForPickup', 'The order is ready (D6)', OdProfileNote, (principal, orderId) =>
-    orders.readyForPickup(principal, orderId),
-  );
-
-  app.post(
-    '/orders/:orderId/dispatch',
-    {
-      schema: {
-        ...common,
-        summary: 'The order left the store (D6); optional tracking as in spec 4.12',
-        description: OdProfileNote,
-        body: Type.Object({ deliveryTrackingInfo: Type.Optional(DeliveryTrackingInfo) }),
-        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
-      },
-      preValidation: emptyBodyAsObject,
-    },
-    async (request, reply) => {
-      await orders.dispatch(request.principal, request.params.orderId, request.body.deliveryTrackingInfo);
-      return sendNoBody(reply, 202);
-    },
-  );
-
-  bodilessAction('delivered', 'The order was delivered (D6)', OdProfileNote, (principal, orderId) =>
-    orders.delivered(principal, orderId),
-  );
-
-  bodilessAction(
-    'preparing',
-    'Preparation has started (D29, Open Delivery); raises PREPARING, both profiles',
-    `Allowed on a CONFIRMED order; the status stays CONFIRMED and lastEvent becomes PREPARING. ${OdProfileNote}`,
-    (principal, orderId) => orders.preparing(principal, orderId),
-  );
-
-  bodilessAction(
-    'pickedUp',
-    'The customer picked up a TAKEOUT order (D29, Open Delivery); raises PICKED_UP, both profiles',
-    `Allowed on a TAKEOUT order that is CONFIRMED or READY_FOR_PICKUP; the status stays, lastEvent becomes PICKED_UP. ${OdProfileNote}`,
-    (principal, orderId) => orders.pickedUp(principal, orderId),
-  );
-
-  app.patch(
-    '/orders/:orderId/details',
-    {
-      schema: {
-        ...common,
-        summary: 'Change when preparation should start (D29, Open Delivery); no event, both profiles',
-        description: `The order view shows the new preparationStartDateTime. Refused once the order is CANCELLED or CONCLUDED. ${OdProfileNote}`,
-        body: OrderDetailsBody,
-        response: { 200: Type.Null({ description: 'Updated; no body' }), ...actionErrors, ...refusedErrors },
-      },
-    },
-    async (request, reply) => {
-      await orders.updateDetails(request.principal, request.params.orderId, request.body);
-      return sendNoBody(reply, 200);
-    },
-  );
-
-  app.post(
-    '/orders/:orderId/weighing',
-    {
-      schema: {
-        ...common,
-        summary: 'The weighed kilograms of KG lines (D38); the prices follow the real weight',
-        description:
-          'Allowed from CONFIRMED until READY_FOR_PICKUP or DISPATCHED, and repeatable until then (the last ' +
-          'weighing of a line counts). A UN line, an index out of range or a weight outside the merchant’s ' +
-          'tolerance (±20 % of the ordered quantity unless the platform set another) is a 400 naming ' +
-          '`items[i].quantity` with the allowed range, and nothing of the request is applied. The order then ' +
-          'shows the weight as `quantity`, the ordered one as `orderedQuantity`, the recomputed totals, and ' +
-          `for a prepaid order the platform’s \`weighingAdjustment\`. ${OdProfileNote}`,
-        body: WeighingBody,
-        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
-      },
-    },
-    async (request, reply) => {
-      await orders.weigh(request.principal, request.params.orderId, request.body);
-      return sendNoBody(reply, 202);
-    },
-  );
-
-  app.post(
-    '/orders/:orderId/validateCode',
-    {
-      schema: {
-        ...common,
-        summary: "Check the customer's delivery code (spec 4.11)",
         querystring: Type.Object({ deliveryCode: Type.Optional(Type.String({ maxLength: 100 })) }),
         body: ValidateCodeBody,
         response: { 200: Type.Object({ orderId: Uuid(), deliveryCode: Type.String() }), ...actionErrors },
       },
+      // D36: a wrong code is answered 400 and still reported to the platform feed
+      // (DELIVERY_CODE_CHECKED {valid: false}).
+      rejectedMayWrite: { append: ['feed_items'] },
       preValidation: emptyBodyAsObject,
-    },
-    async (request) =>
-      orders.validateCode(
-        request.principal,
-        request.params.orderId,
-        request.body.deliveryCode ?? request.query.deliveryCode,
-      ),
+      handler: async (request) =>
+        orders.validateCode(
+          request.principal,
+          request.params.orderId,
+          request.body.deliveryCode ?? request.query.deliveryCode,
+        ),
+    }),
   );
 
-  app.post(
-    '/orders/:orderId/tracking',
-    {
-      schema: {
-        ...common,
-        summary: 'Send a delivery tracking update (spec 4.12)',
-        description: `Distances (distanceToPickup, distanceToDelivery) may be numbers or decimal strings, as Open Delivery sends them (D28). ${OdProfileNote}`,
-        body: TrackingBody,
-        response: { 202: Accepted, ...actionErrors, ...refusedErrors },
-      },
-    },
-    async (request, reply) => {
-      await orders.track(request.principal, request.params.orderId, request.body);
-      return sendNoBody(reply, 202);
-    },
-  );
+  orderAction({
+    action: 'tracking',
+    summary: 'Send a delivery tracking update (spec 4.12)',
+    description:
+      'A delivery tracking update from the POS’s own courier (spec 4.12): the courier, the vehicle, the position ' +
+      'and the expected times; recorded for the order’s timeline, no event. Distances (distanceToPickup, ' +
+      'distanceToDelivery) may be numbers or decimal strings, as Open Delivery sends them (D28).',
+    body: TrackingBody,
+    answer: 202,
+    run: (principal, orderId, body) => orders.track(principal, orderId, body),
+  });
 };

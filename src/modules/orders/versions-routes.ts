@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Static } from 'typebox';
+import { declareRoute, PER_IP } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { OdVersionOrderingApp } from '../opendelivery/index.js';
 
@@ -15,16 +16,17 @@ export const ORDERING_APP_VERSIONS: Static<typeof OdVersionOrderingApp> = {
 };
 
 export const versionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/versions/orderingApp',
-    {
-      schema: {
-        tags: ['orders'],
-        summary: 'The Open Delivery versions this service implements (D29); no token, both profiles',
-        security: [],
-        response: { 200: OdVersionOrderingApp, ...errorResponses(429) },
-      },
-    },
-    async () => ORDERING_APP_VERSIONS,
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/versions/orderingApp',
+      access: PER_IP,
+      summary: 'The Open Delivery versions this service implements (D29); no token, both profiles',
+      description:
+        'The Open Delivery API versions this service implements, asked by an Open Delivery POS before it has a ' +
+        'token. No authentication; rate limited per IP.',
+      schema: { tags: ['orders'], response: { 200: OdVersionOrderingApp, ...errorResponses(429) } },
+      handler: async () => ORDERING_APP_VERSIONS,
+    }),
   );
 };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, Uuid } from '../../lib/schemas.js';
 import { CustomerDeliveryCode, PlayScenarioBody, ScenarioPlayed, ScenarioSummary } from './sandbox-schemas.js';
 import type { SandboxService } from './sandbox-service.js';
@@ -20,53 +20,54 @@ const playDescription =
 /** GET/POST /v1/sandbox/scenarios: the POS plays scenarios on its own merchant, with its token. */
 export const posSandboxRoutes: FastifyPluginAsyncTypebox<{ sandbox: SandboxService }> = async (app, { sandbox }) => {
   const tags = ['sandbox'];
-  app.get(
-    '/sandbox/scenarios',
-    {
-      config: { rateLimit: 'read' },
-      schema: {
-        tags,
-        summary: 'The sandbox scenarios, each with what it raises',
-        description: SANDBOX_NOTE,
-        response: { ...listSchema, ...errorResponses(401, 429) },
-      },
-    },
-    async () => sandbox.listScenarios(),
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/sandbox/scenarios',
+      access: MERCHANT_READ,
+      summary: 'The sandbox scenarios, each with what it raises',
+      description: SANDBOX_NOTE,
+      schema: { tags, response: { ...listSchema, ...errorResponses(401, 429) } },
+      handler: async () => sandbox.listScenarios(),
+    }),
   );
 
-  app.post(
-    '/sandbox/scenarios',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/sandbox/scenarios',
+      access: MERCHANT_WRITE,
+      summary: "Play a sandbox scenario on the caller's merchant: an order and the events that follow",
+      description: playDescription,
       schema: {
         tags,
-        summary: "Play a sandbox scenario on the caller's merchant: an order and the events that follow",
-        description: playDescription,
         body: PlayScenarioBody,
         response: { 201: ScenarioPlayed, ...errorResponses(400, 401, 404, 409, 413, 415, 429) },
       },
-    },
-    async (request, reply) => {
-      const played = await sandbox.play(request.principal.merchantId, request.body.scenario, request.body.options);
-      return reply.code(201).send(played);
-    },
+      handler: async (request, reply) =>
+        reply
+          .code(201)
+          .send(await sandbox.play(request.principal.merchantId, request.body.scenario, request.body.options)),
+    }),
   );
 
-  app.get(
-    '/sandbox/orders/:orderId/customerDeliveryCode',
-    {
-      config: { rateLimit: 'read' },
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/sandbox/orders/:orderId/customerDeliveryCode',
+      access: MERCHANT_READ,
+      summary: 'The delivery code the sandbox customer tells the courier (what to send to validateCode)',
+      description:
+        'In production the code reaches the POS only from the customer at the door (spec 4.11); the sandbox has ' +
+        'no customer, so a POS under test asks here, with its own token, for its own orders. ' +
+        'Sandbox only (CLEAVER_ENV=sandbox); 404 in production.',
       schema: {
         tags,
-        summary: 'The delivery code the sandbox customer tells the courier (what to send to validateCode)',
-        description:
-          'In production the code reaches the POS only from the customer at the door (spec 4.11); the sandbox has ' +
-          'no customer, so a POS under test asks here, with its own token, for its own orders. ' +
-          'Sandbox only (CLEAVER_ENV=sandbox); 404 in production.',
         params: Type.Object({ orderId: Uuid() }),
         response: { 200: CustomerDeliveryCode, ...errorResponses(400, 401, 404, 429) },
       },
-    },
-    async (request) => sandbox.customerDeliveryCode(request.principal.merchantId, request.params.orderId),
+      handler: async (request) => sandbox.customerDeliveryCode(request.principal.merchantId, request.params.orderId),
+    }),
   );
 };
 

@@ -3,6 +3,7 @@
 // production they answer 404 like any unknown route.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import { MAX_WAIT_SEC, type WebhookForwarding } from './webhook-forwarding.js';
 
@@ -181,70 +182,69 @@ export const webhookForwardingRoutes: FastifyPluginAsyncTypebox<{ forwarding: We
   { forwarding },
 ) => {
   const tags = ['sandbox'];
-  app.post(
-    '/sandbox/listen',
-    {
-      config: { rateLimit: 'read' },
-      schema: {
-        tags,
-        summary: 'Listen for the merchant’s webhooks instead of the registered URL (cleaver listen)',
-        description:
-          'Starts or keeps a listening session for the merchant of the token and waits (long-poll) for its due webhook ' +
-          'deliveries. While a session lasts, the webhooks of this merchant are handed to the listener instead of being ' +
-          'POSTed to the registered ordersWebhookURL, and events are delivered even when no URL was ever registered. Each ' +
-          'delivery comes with the exact signed headers and body a worker would send; the listener POSTs them to its local ' +
-          'URL and reports the answer to POST /v1/sandbox/listen/deliveries/{deliveryId}/attempts before the lease ends. ' +
-          `A session lapses about 30 s after the last poll. ${SANDBOX_ONLY} Errors: 400 when forwardTo is not a URL.`,
-        body: ListenBody,
-        response: { 200: ListenAnswer, ...errorResponses(400, 401, 429) },
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/sandbox/listen',
+      // A long poll that only reads until a delivery is reported: on the read budget.
+      access: MERCHANT_READ,
+      summary: 'Listen for the merchant’s webhooks instead of the registered URL (cleaver listen)',
+      description:
+        'Starts or keeps a listening session for the merchant of the token and waits (long-poll) for its due webhook ' +
+        'deliveries. While a session lasts, the webhooks of this merchant are handed to the listener instead of being ' +
+        'POSTed to the registered ordersWebhookURL, and events are delivered even when no URL was ever registered. Each ' +
+        'delivery comes with the exact signed headers and body a worker would send; the listener POSTs them to its local ' +
+        'URL and reports the answer to POST /v1/sandbox/listen/deliveries/{deliveryId}/attempts before the lease ends. ' +
+        `A session lapses about 30 s after the last poll. ${SANDBOX_ONLY} Errors: 400 when forwardTo is not a URL.`,
+      schema: { tags, body: ListenBody, response: { 200: ListenAnswer, ...errorResponses(400, 401, 429) } },
+      handler: async (request, reply) => {
+        const closed = new AbortController();
+        reply.raw.on('close', () => closed.abort());
+        return forwarding.listen(request.principal, {
+          forwardTo: request.body.forwardTo,
+          waitSec: request.body.waitSeconds ?? 20,
+          signal: closed.signal,
+        });
       },
-    },
-    async (request, reply) => {
-      const closed = new AbortController();
-      reply.raw.on('close', () => closed.abort());
-      return forwarding.listen(request.principal, {
-        forwardTo: request.body.forwardTo,
-        waitSec: request.body.waitSeconds ?? 20,
-        signal: closed.signal,
-      });
-    },
+    }),
   );
 
-  app.post(
-    '/sandbox/listen/deliveries/:deliveryId/attempts',
-    {
+  app.route(
+    declareRoute({
+      method: 'POST',
+      url: '/sandbox/listen/deliveries/:deliveryId/attempts',
+      access: MERCHANT_WRITE,
+      summary: 'Report the local answer to a forwarded webhook: it is recorded as the attempt',
+      description:
+        'Records the local endpoint’s answer as the delivery attempt, exactly as a worker records its own: a 2xx ' +
+        'delivers; anything else (3xx, 4xx, 5xx, no answer) is retried on the retry schedule, not sooner than ' +
+        'Retry-After on 429/503, and the delivery fails when the schedule is used up (spec 6). A local 410 does not ' +
+        `disable the merchant’s registered webhook. ${SANDBOX_ONLY} Errors: 404 when the delivery is not one of the ` +
+        'merchant’s; 409 when the lease token no longer holds the delivery (the lease ran out or the answer was already reported).',
       schema: {
         tags,
-        summary: 'Report the local answer to a forwarded webhook: it is recorded as the attempt',
-        description:
-          'Records the local endpoint’s answer as the delivery attempt, exactly as a worker records its own: a 2xx ' +
-          'delivers; anything else (3xx, 4xx, 5xx, no answer) is retried on the retry schedule, not sooner than ' +
-          'Retry-After on 429/503, and the delivery fails when the schedule is used up (spec 6). A local 410 does not ' +
-          `disable the merchant’s registered webhook. ${SANDBOX_ONLY} Errors: 404 when the delivery is not one of the ` +
-          'merchant’s; 409 when the lease token no longer holds the delivery (the lease ran out or the answer was already reported).',
         params: DeliveryParams,
         body: AttemptReport,
         response: { 200: AttemptRecorded, ...errorResponses(400, 401, 404, 409, 429) },
       },
-    },
-    async (request) => forwarding.report(request.principal, request.params.deliveryId, request.body),
+      handler: async (request) => forwarding.report(request.principal, request.params.deliveryId, request.body),
+    }),
   );
 
-  app.delete(
-    '/sandbox/listen',
-    {
-      schema: {
-        tags,
-        summary: 'Stop listening: webhooks go to the registered URL again',
-        description:
-          'Ends the merchant’s listening session at once (cleaver listen does it on Ctrl-C). Deliveries still due are ' +
-          `sent by the workers to the registered ordersWebhookURL. Answers 204 whether or not a session existed. ${SANDBOX_ONLY}`,
-        response: { 204: NoContent, ...errorResponses(401, 429) },
+  app.route(
+    declareRoute({
+      method: 'DELETE',
+      url: '/sandbox/listen',
+      access: MERCHANT_WRITE,
+      summary: 'Stop listening: webhooks go to the registered URL again',
+      description:
+        'Ends the merchant’s listening session at once (cleaver listen does it on Ctrl-C). Deliveries still due are ' +
+        `sent by the workers to the registered ordersWebhookURL. Answers 204 whether or not a session existed. ${SANDBOX_ONLY}`,
+      schema: { tags, response: { 204: NoContent, ...errorResponses(401, 429) } },
+      handler: async (request, reply) => {
+        await forwarding.stop(request.principal);
+        return reply.code(204).send(null);
       },
-    },
-    async (request, reply) => {
-      await forwarding.stop(request.principal);
-      return reply.code(204).send(null);
-    },
+    }),
   );
 };

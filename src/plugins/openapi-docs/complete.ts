@@ -1,11 +1,11 @@
-// Completes the generated OpenAPI document for readers: operation texts (operations.ts), field
-// descriptions (fields.ts), parameter descriptions, an example for every request and response
-// body (sampled from the schema where the route gives none), the meaning of every error status,
-// the typed catalog upload, and the outgoing webhooks (webhooks.ts). Decision numbers are taken
-// out of every text: a reader of the reference cannot open them.
+// Completes the generated OpenAPI document for readers (each operation's summary and description
+// come from its route declaration, src/lib/route-declaration.ts): field descriptions (fields.ts),
+// parameter descriptions, an example for every request and response body (sampled from the
+// schema where the route gives none), the meaning of every error status, the typed catalog
+// upload, and the outgoing webhooks (webhooks.ts). Decision numbers are taken out of every text:
+// a reader of the reference cannot open them.
 import { FIELD_DOCS } from './fields.js';
 import { MERCHANT_UPDATE_BODY } from './merchant-update.js';
-import { OPERATION_DOCS } from './operations.js';
 import { applyRequestRules } from './request-rules.js';
 import { EVENT_CATALOG_EXTENSION, openApiWebhooks } from './webhooks.js';
 
@@ -322,9 +322,6 @@ function completeContent(content: Json | undefined, fallbackExample?: unknown): 
 
 function completeOperation(op: Json): void {
   const id = op.operationId as string;
-  const doc = OPERATION_DOCS[id];
-  if (doc?.summary) op.summary = doc.summary;
-  if (doc) op.description = doc.description;
   if (typeof op.summary === 'string') op.summary = withoutDecisionNumbers(op.summary);
   if (typeof op.description === 'string') op.description = withoutDecisionNumbers(op.description);
   if (id === 'putV1MerchantUpdate') {
