@@ -173,7 +173,7 @@ export function createRequestLog(deps: BatchWriterDeps) {
           requestBody: r.body,
           requestBodyTruncated: r.body_truncated,
         })),
-        next: rows.length > filter.limit ? page[page.length - 1].position : null,
+        next: rows.length > filter.limit ? (page.at(-1)?.position ?? null) : null,
       };
     },
     /** D30: rows past REQUEST_LOG_HOURS, one batch per call (the retention worker). */
