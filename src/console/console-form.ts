@@ -1,5 +1,5 @@
 // Console forms are checked against TypeBox schemas, the API's own where a form posts what an
-// /admin/v1 route takes (issue 36), so a value the operator typed or chose that the service would
+// /admin/v1 route takes (style.md#habits), so a value the operator typed or chose that the service would
 // refuse is a 400 page naming the field in the operator's language, never a 500 from deeper down.
 // Form values are text: each is trimmed (secrets excepted), an empty one counts as not sent, and
 // TypeBox converts the rest to the schema's types ("true" → true, "30" → 30) before the check.

@@ -1,7 +1,7 @@
 // The operator API (/admin/v1, operator-api.md): routes only; it owns no tables and reads the
 // other modules through their index.ts.
 export { operatorCatalogRoutes } from './operator-catalog-routes.js';
-// The bodies console forms post too (issue 36): the console reads its fields with the same schemas.
+// The bodies console forms post too (style.md#habits): the console reads its fields with the same schemas.
 export { CutBody } from './operator-cuts-routes.js';
 export { operatorLogisticsRoutes } from './operator-logistics-routes.js';
 export { operatorMerchantsRoutes } from './operator-merchants-routes.js';
