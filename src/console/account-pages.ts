@@ -26,7 +26,7 @@ const DONE_KEYS = ['password', 'totp', 'totp-off', 'token'] as const;
 
 const DAY_MS = 86_400_000;
 
-/** Own password: the new one as PUT …/operators/{id}/password takes it; its floor is checked in code points below. */
+/** Own password: the new one as POST …/operators/{id}/password takes it; its floor is checked in code points below. */
 const PasswordForm = Type.Object({
   currentPassword: Type.Optional(SetPasswordBody.properties.password),
   newPassword: SetPasswordBody.properties.password,
