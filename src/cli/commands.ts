@@ -1,7 +1,7 @@
 // The commands of `cleaver` other than the service itself (serve, migrate: src/cli.ts), behind one
 // entry that takes its input and output as arguments: the binary runs them on the process's own
 // streams, and tests run them in process on captured ones (test/cli/run-cli.ts).
-import { EXIT_CODES_HELP, type Io, reportError } from './common.js';
+import { EXIT_CODES_HELP, type Io, reportError, UsageError } from './common.js';
 import { listenCommand } from './listen-command.js';
 import { keysCommand, logisticsCommand, merchantsCommand, ordersCommand } from './operator-commands.js';
 import { auditCommand, operatorsCommand } from './operators-commands.js';
@@ -72,7 +72,9 @@ export function isClientCommand(name: string | undefined): name is string {
 /** Runs a client command on `io`; an error it throws becomes its message and exit code. */
 export async function runClientCommand(name: string, args: string[], io: Io): Promise<number> {
   try {
-    return await COMMANDS[name](args, io);
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError(`unknown command "${name}"`);
+    return await command(args, io);
   } catch (error) {
     return reportError(io, error, args.includes('--json'));
   }

@@ -97,11 +97,14 @@ export function parse<O extends NonNullable<ParseArgsConfig['options']>>(args: s
   // A negative number is a value, not an option: `--lat -23.55` means `--lat=-23.55` (parseArgs
   // refuses a value that starts with a dash otherwise, and coordinates in Brazil all do).
   const joined: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const name = args[i].startsWith('--') ? args[i].slice(2) : undefined;
-    if (name && options[name]?.type === 'string' && /^-\d/.test(args[i + 1] ?? '')) {
-      joined.push(`${args[i]}=${args[++i]}`);
-    } else joined.push(args[i]);
+  const rest = [...args];
+  for (let arg = rest.shift(); arg !== undefined; arg = rest.shift()) {
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    const value = rest[0];
+    if (name && options[name]?.type === 'string' && value !== undefined && /^-\d/.test(value)) {
+      joined.push(`${arg}=${value}`);
+      rest.shift();
+    } else joined.push(arg);
   }
   try {
     return parseArgs({ args: joined, options, allowPositionals: true, strict: true });
@@ -231,7 +234,7 @@ export function printTable(io: Io, columns: string[], rows: Cell[][]): void {
   const cells = [columns, ...rows.map((r) => r.map((c) => (c === null || c === undefined ? '-' : String(c))))];
   const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i]?.length ?? 0)));
   for (const row of cells) {
-    io.stdout.write(`${row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]))).join('  ')}\n`);
+    io.stdout.write(`${row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')}\n`);
   }
 }
 

@@ -61,7 +61,7 @@ export async function startOdPos(options: {
   setMenu(options.menu);
   const log: OdPosServer['log'] = [];
   const answer = (req: IncomingMessage, res: ServerResponse, status: number, payload?: string, extra?: unknown) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const [path = '/'] = (req.url ?? '/').split('?'); // split always gives a first part
     const entry = { method: req.method ?? 'GET', path, status };
     log.push(entry);
     options.onRequest?.({ ...entry, ...(extra === undefined ? {} : { body: extra }) });
@@ -70,7 +70,7 @@ export async function startOdPos(options: {
   };
 
   const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const [path = '/'] = (req.url ?? '/').split('?'); // split always gives a first part
     if (req.method === 'GET' && path === '/v1/merchant') {
       if (req.headers['x-api-key'] !== apiKey) {
         res.setHeader('content-type', 'application/json');

@@ -136,8 +136,8 @@ export function weighedLines(values: Values): Array<{ index: number; quantity: n
   if (raw.length === 0)
     throw new UsageError('pos orders weigh needs --line INDEX=KG (e.g. --line 0=0.94), once per line');
   return raw.map((text) => {
-    const m = /^\s*(\d+)\s*=\s*(\d+(?:[.,]\d+)?)\s*$/.exec(text);
-    if (!m) throw new UsageError(`--line must be INDEX=KG such as 0=0.94, got "${text}"`);
-    return { index: Number(m[1]), quantity: Number(m[2].replace(',', '.')) };
+    const [, index, kg] = /^\s*(\d+)\s*=\s*(\d+(?:[.,]\d+)?)\s*$/.exec(text) ?? [];
+    if (!index || !kg) throw new UsageError(`--line must be INDEX=KG such as 0=0.94, got "${text}"`);
+    return { index: Number(index), quantity: Number(kg.replace(',', '.')) };
   });
 }

@@ -116,9 +116,8 @@ export const SAMPLE_CUTS: Record<string, Array<{ id: string; name: string; spice
 export function sampleCatalogProducts(): Array<{ pdvId: string; unit: 'KG' | 'UN'; cutIds?: string[] }> {
   const catalog = sampleButcherCatalog();
   if (catalog.entityType !== 'MERCHANT') return [];
-  return catalog.updatedObjects[0].items.map((i) => ({
-    pdvId: i.id,
-    unit: i.unit ?? 'UN',
-    ...(SAMPLE_CUTS[i.id] ? { cutIds: SAMPLE_CUTS[i.id].map((c) => c.id) } : {}),
-  }));
+  return (catalog.updatedObjects[0]?.items ?? []).map((i) => {
+    const cuts = SAMPLE_CUTS[i.id];
+    return { pdvId: i.id, unit: i.unit ?? 'UN', ...(cuts ? { cutIds: cuts.map((c) => c.id) } : {}) };
+  });
 }

@@ -92,6 +92,11 @@ function ordinal(n: number): string {
 }
 
 const KG_QUANTITIES = [0.5, 0.75, 1, 1.2, 1.5, 2];
+
+/** One element of `list` chosen with `random` (in [0, 1)): undefined only when the list is empty. */
+function pickOne<T>(list: readonly T[], random: () => number): T | undefined {
+  return list[Math.floor(random() * list.length)];
+}
 const CUSTOMERS = ['Ana Souza', 'Bruno Lima', 'Carla Mendes', 'Diego Ferreira', 'Elaine Rocha', 'Fábio Alves'];
 
 export function sampleOrder(
@@ -102,11 +107,12 @@ export function sampleOrder(
   const count = 1 + Math.floor(random() * 3);
   const chosen = new Map<string, { quantity: number; cutId?: string }>();
   for (let i = 0; i < count; i++) {
-    const p = products[Math.floor(random() * products.length)];
-    const quantity =
-      p.unit === 'KG' ? KG_QUANTITIES[Math.floor(random() * KG_QUANTITIES.length)] : 1 + Math.floor(random() * 4);
+    const p = pickOne(products, random);
+    if (!p) break; // no product to choose: an order without items, which the API refuses
+    // KG_QUANTITIES is never empty: the 1 kg default does not apply.
+    const quantity = p.unit === 'KG' ? (pickOne(KG_QUANTITIES, random) ?? 1) : 1 + Math.floor(random() * 4);
     // D37: most customers choose how a product that has cuts is cut.
-    const cutId = p.cutIds?.length && random() < 0.75 ? p.cutIds[Math.floor(random() * p.cutIds.length)] : undefined;
+    const cutId = p.cutIds?.length && random() < 0.75 ? pickOne(p.cutIds, random) : undefined;
     chosen.set(p.pdvId, { quantity, ...(cutId ? { cutId } : {}) });
   }
   return {

@@ -111,7 +111,8 @@ export async function triggerCommand(args: string[], io: Io): Promise<number> {
     throw new UsageError(`unknown scenario "${name}": one of ${scenarios.map((s) => s.name).join(', ')}`);
   }
   const chosen = name === 'all' ? scenarios : scenarios.filter((s) => s.name === name);
-  if (orderId !== undefined && !chosen[0].appliesToExistingOrder) {
+  const [first] = chosen;
+  if (orderId !== undefined && first && !first.appliesToExistingOrder) {
     throw new UsageError(`--order does not apply to scenario ${name}: it places a new order`);
   }
   const progress = startProgress(io, json);

@@ -2,19 +2,22 @@
 // app, confirm with a first code, turn off), personal API tokens (shown once), and "sign out
 // everywhere". A bootstrap-token session has no account.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
 import {
-  isRole,
+  CreateTokenBody,
   mayGrant,
   PASSWORD_MIN,
   ROLES,
+  SetPasswordBody,
   selfOf,
   TOKEN_DEFAULT_DAYS,
   TOKEN_MAX_DAYS,
   toTokenView,
 } from '../modules/operators/index.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
-import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { readForm } from './console-form.js';
+import { type ConsoleKit, queryOf } from './console-kit.js';
 import { type Html, html } from './html.js';
 import { csrfField, page } from './layout.js';
 import { roleBadge, tokenTable } from './operators-pages.js';
@@ -22,6 +25,21 @@ import { roleBadge, tokenTable } from './operators-pages.js';
 const DONE_KEYS = ['password', 'totp', 'totp-off', 'token'] as const;
 
 const DAY_MS = 86_400_000;
+
+/** Own password: the new one as POST …/operators/{id}/password takes it; its floor is checked in code points below. */
+const PasswordForm = Type.Object({
+  currentPassword: Type.Optional(SetPasswordBody.properties.password),
+  newPassword: SetPasswordBody.properties.password,
+});
+/** The first one-time code of an enrolment (the service says whether it is right). */
+const CodeForm = Type.Object({ code: Type.Optional(Type.String({ maxLength: 100 })) });
+const TotpOffForm = Type.Object({ password: Type.Optional(SetPasswordBody.properties.password) });
+/** A personal token: the name and role of POST …/tokens, and days instead of an expiry instant. */
+const TokenForm = Type.Object({
+  name: CreateTokenBody.properties.name,
+  role: CreateTokenBody.properties.role,
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: TOKEN_MAX_DAYS })),
+});
 
 export const accountPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { operators, operatorSessions, clock } = kit.services;
@@ -91,12 +109,15 @@ export const accountPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
   app.get('/account', (request, reply) => accountPage(request, reply));
 
   app.post('/account/password', async (request, reply) => {
-    const form = formOf(request);
+    const form = readForm(request, PasswordForm, {
+      labels: { currentPassword: (t) => t.account.currentPassword },
+      messages: { newPassword: (t) => t.errors.passwordTooShort(PASSWORD_MIN) },
+    });
     const self = selfOf(request.actor);
-    if ([...(form.newPassword ?? '')].length < PASSWORD_MIN) {
+    if ([...form.newPassword].length < PASSWORD_MIN) {
       throw invalidInput((t) => t.errors.passwordTooShort(PASSWORD_MIN), 'newPassword');
     }
-    await operators.changeOwnPassword(self, form.currentPassword ?? '', form.newPassword ?? '');
+    await operators.changeOwnPassword(self, form.currentPassword ?? '', form.newPassword);
     return reply.redirect('/console/account?done=password', 303);
   });
 
@@ -123,28 +144,30 @@ export const accountPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
   });
 
   app.post('/account/totp/confirm', async (request, reply) => {
-    await operators.confirmTotp(selfOf(request.actor), formOf(request).code ?? '');
+    const { code } = readForm(request, CodeForm, { labels: { code: (t) => t.account.enrolCode } });
+    await operators.confirmTotp(selfOf(request.actor), code ?? '');
     return reply.redirect('/console/account?done=totp', 303);
   });
 
   app.post('/account/totp/disable', async (request, reply) => {
-    await operators.disableTotp(selfOf(request.actor), formOf(request).password ?? '');
+    const { password } = readForm(request, TotpOffForm, { labels: { password: (t) => t.account.password } });
+    await operators.disableTotp(selfOf(request.actor), password ?? '');
     return reply.redirect('/console/account?done=totp-off', 303);
   });
 
   app.post('/account/tokens', async (request, reply) => {
-    const form = formOf(request);
-    if (form.role && !isRole(form.role))
-      throw invalidInput((t) => t.errors.notAChoice(t.fields.role, form.role ?? ''), 'role');
-    const days = form.days ? Number(form.days) : TOKEN_DEFAULT_DAYS;
-    if (!Number.isInteger(days) || days < 1 || days > TOKEN_MAX_DAYS) {
-      throw invalidInput((t) => t.errors.wholeNumber(t.fields.days, 1, TOKEN_MAX_DAYS), 'days');
-    }
+    const {
+      name,
+      role,
+      days = TOKEN_DEFAULT_DAYS,
+    } = readForm(request, TokenForm, {
+      messages: { days: (t) => t.errors.wholeNumber(t.fields.days, 1, TOKEN_MAX_DAYS) },
+    });
     const created = await operators.createToken(
       selfOf(request.actor),
       {
-        name: form.name || undefined,
-        role: isRole(form.role) ? form.role : undefined,
+        name,
+        role,
         expiresAt: new Date(clock.now().getTime() + days * DAY_MS).toISOString(),
       },
       request.actor.role,

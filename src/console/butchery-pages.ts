@@ -2,14 +2,26 @@
 // and the parts of the order page that show a chosen cut, a weighed line and the weighings in the
 // timeline. Kept apart from catalog-pages.ts and orders-pages.ts, which call the helpers below.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
+import { CutBody } from '../modules/operator/index.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
-import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { readForm } from './console-form.js';
+import { type ConsoleKit, queryOf } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId } from './html.js';
 import { money, quantity } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
 import { merchantIdOf, statusBadge } from './widgets.js';
+
+/** The add-a-cut form: POST …/cuts of the operator API, with the spice's name as one text field. */
+const CutForm = Type.Object({
+  id: CutBody.properties.id,
+  name: CutBody.properties.name,
+  spice: Type.Optional(CutBody.properties.spice.properties.name),
+});
+/** The cut to remove, by its id (said missing in the butchery's words below). */
+const RemoveCutForm = Type.Object({ cutId: CutBody.properties.id });
 
 type OrderRow = Awaited<ReturnType<ConsoleKit['services']['orders']['getAnyOrder']>>;
 type OrderItem = OrderRow['document']['items'][number];
@@ -140,25 +152,17 @@ export const butcheryPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
 
   const back = (merchantId: string, productId: string, done: Record<string, string>) =>
     productHref(merchantId, productId) + query(done);
-  const field = (
-    form: Record<string, string | undefined>,
-    name: string,
-    max: number,
-    label: (t: Messages) => string,
-  ) => {
-    const value = (form[name] ?? '').trim();
-    if (value.length > max) throw invalidInput((t) => t.errors.lengthBetween(label(t), 1, max), name);
-    return value || undefined;
+  const labels = {
+    name: (t: Messages) => t.butchery.cutName,
+    spice: (t: Messages) => t.butchery.spice,
+    id: (t: Messages) => t.butchery.cutId,
+    cutId: (t: Messages) => t.butchery.cutId,
   };
 
   app.post('/merchants/:merchantId/products/:productId/cuts', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
     const productId = productIdOf(request);
-    const form = formOf(request);
-    const name = field(form, 'name', 200, (t) => t.butchery.cutName);
-    if (!name) throw invalidInput((t) => t.errors.required(t.butchery.cutName), 'name');
-    const spice = field(form, 'spice', 200, (t) => t.butchery.spice);
-    const id = field(form, 'id', 100, (t) => t.butchery.cutId);
+    const { name, spice, id } = readForm(request, CutForm, { labels });
     const cut = await catalog.addCut(m.id, productId, {
       name,
       ...(id ? { id } : {}),
@@ -171,7 +175,7 @@ export const butcheryPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
   app.post('/merchants/:merchantId/products/:productId/cuts/remove', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
     const productId = productIdOf(request);
-    const cutId = field(formOf(request), 'cutId', 100, (t) => t.butchery.cutId);
+    const { cutId } = readForm(request, RemoveCutForm, { labels });
     if (!cutId) throw invalidInput((t) => t.butchery.cutIdMissing, 'cutId');
     await catalog.removeCut(m.id, productId, cutId);
     return reply.redirect(back(m.id, productId, { done: 'removed' }), 303);

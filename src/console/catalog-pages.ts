@@ -1,16 +1,26 @@
 // A merchant's catalog as the marketplace sees it (categories and products, linked to the POS or
 // made by hand) and its sync history, each sync's moreInfo with what was discarded and why.
 import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
+import { HandMadeCategoryBody, HandMadeProductBody } from '../modules/operator/index.js';
 import { productHref } from './butchery-pages.js';
 import { lastDays, stackedBars } from './charts.js';
 import { invalidInput } from './console-errors.js';
-import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { readForm } from './console-form.js';
+import { type ConsoleKit, queryOf } from './console-kit.js';
 import { badge, type Html, html, path, query, time } from './html.js';
 import { money, number } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
 import { choice, merchantIdOf, oneOf, pager, searchText, statusBadge, syncBadge } from './widgets.js';
+
+/** The new-product form: POST …/products of the operator API, with the price as typed (a comma allowed). */
+const ProductForm = Type.Object({
+  ...Type.Pick(HandMadeProductBody, ['name', 'unit', 'categoryId']).properties,
+  price: Type.String({ pattern: '^\\d{1,10}([.,]\\d{1,2})?$' }),
+});
+const CategoryForm = Type.Pick(HandMadeCategoryBody, ['name']);
 
 type SyncView = Awaited<ReturnType<ConsoleKit['services']['catalog']['listSyncs']>>['items'][number];
 interface Discarded {
@@ -185,26 +195,19 @@ ${
 
   app.post('/merchants/:merchantId/catalog/products', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
-    const form = formOf(request);
-    const name = (form.name ?? '').trim();
-    if (!name || name.length > 300) throw invalidInput((t) => t.errors.lengthBetween(t.fields.name, 1, 300), 'name');
-    const priceText = (form.price ?? '').trim().replace(',', '.');
-    if (!/^\d{1,10}(\.\d{1,2})?$/.test(priceText)) throw invalidInput((t) => t.catalog.badPrice, 'price');
-    const unit = form.unit;
-    if (unit !== 'KG' && unit !== 'UN')
-      throw invalidInput((t) => t.errors.notAChoice(t.fields.unit, unit ?? ''), 'unit');
-    const categoryId = form.categoryId || undefined;
-    if (categoryId !== undefined && !isUuid(categoryId)) {
-      throw invalidInput((t) => t.errors.notAChoice(t.fields.categoryId, categoryId), 'categoryId');
-    }
-    await catalog.createHandMadeProduct(m.id, { name, price: Number(priceText), unit, categoryId });
+    const { name, price, unit, categoryId } = readForm(request, ProductForm, {
+      messages: {
+        price: (t) => t.catalog.badPrice,
+        categoryId: (t, sent) => t.errors.notAChoice(t.fields.categoryId, sent),
+      },
+    });
+    await catalog.createHandMadeProduct(m.id, { name, price: Number(price.replace(',', '.')), unit, categoryId });
     return reply.redirect(back(m.id, 'product', name), 303);
   });
 
   app.post('/merchants/:merchantId/catalog/categories', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
-    const name = (formOf(request).name ?? '').trim();
-    if (!name || name.length > 200) throw invalidInput((t) => t.errors.lengthBetween(t.fields.name, 1, 200), 'name');
+    const { name } = readForm(request, CategoryForm);
     await catalog.createHandMadeCategory(m.id, { name });
     return reply.redirect(back(m.id, 'category', name), 303);
   });

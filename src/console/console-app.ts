@@ -264,7 +264,8 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     const form = formOf(request);
     const loginCookie = readCookie(request.headers.cookie, LOGIN_COOKIE);
     reply.header('cache-control', 'no-store');
-    if (!sessions.checkLoginCsrf(loginCookie, form._csrf)) throw badCsrf();
+    const csrfToken = form._csrf;
+    if (!csrfToken || !sessions.checkLoginCsrf(loginCookie, csrfToken)) throw badCsrf();
     const next = safeNext(form.next);
     const byToken = form.email === undefined && form.password === undefined;
     const result = byToken
@@ -292,7 +293,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
           ? b.t.login.badToken
           : b.t.login.badPassword;
       const page = loginPage(b, {
-        csrfToken: form._csrf,
+        csrfToken,
         next,
         error,
         errorOn: byToken ? 'token' : 'password',

@@ -44,7 +44,8 @@ const KNOWN_TITLES: Array<[RegExp, (t: Messages, m: RegExpExecArray) => string]>
   [/^role must not be higher than/, (t) => t.errors.known.roleTooHigh],
   [
     /^Forbidden: this needs the (\w+) role \(yours is (\w+)\)$/,
-    (t, m) => t.errors.known.forbidden(role(t, m[1]), role(t, m[2])),
+    // Both groups are required by the pattern: the defaults never apply.
+    (t, [, needed = '', yours = '']) => t.errors.known.forbidden(role(t, needed), role(t, yours)),
   ],
   [/^The bootstrap token is not an operator account/, (t) => t.errors.known.bootstrapNoAccount],
   [/^Merchant not found$/, (t) => t.errors.merchantNotFound],

@@ -8,7 +8,7 @@ export interface Html {
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
 const isHtml = (value: unknown): value is Html =>
@@ -23,8 +23,9 @@ function render(value: unknown): string {
 
 /** Tagged template: `html\`<p>${name}</p>\`` escapes `name`; nested `html` fragments pass as they are. */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
-  let out = strings[0];
-  for (let i = 0; i < values.length; i++) out += render(values[i]) + strings[i + 1];
+  // A template has one string more than values (strings[i + 1] follows values[i]): no default applies.
+  let out = strings[0] ?? '';
+  for (const [i, value] of values.entries()) out += render(value) + (strings[i + 1] ?? '');
   return { __html: out };
 }
 
@@ -33,8 +34,8 @@ export const raw = (markup: string): Html => ({ __html: markup });
 
 /** A console path with every dynamic segment percent-encoded. */
 export function path(strings: TemplateStringsArray, ...segments: Array<string | number>): string {
-  let out = strings[0];
-  for (let i = 0; i < segments.length; i++) out += encodeURIComponent(String(segments[i])) + strings[i + 1];
+  let out = strings[0] ?? ''; // as in html(): one string more than segments
+  for (const [i, segment] of segments.entries()) out += encodeURIComponent(String(segment)) + (strings[i + 1] ?? '');
   return out;
 }
 

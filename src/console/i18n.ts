@@ -31,7 +31,7 @@ export function negotiateLang(header: string | undefined): Lang {
   if (!header) return DEFAULT_LANG;
   let best: { lang: Lang; q: number } | undefined;
   for (const part of header.split(',').slice(0, 20)) {
-    const [tag, ...params] = part.trim().toLowerCase().split(';');
+    const [tag = '', ...params] = part.trim().toLowerCase().split(';'); // split always gives a first part
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const q = qParam ? Number(qParam.slice(2)) : 1;
     if (!Number.isFinite(q) || q <= 0) continue;
@@ -43,8 +43,8 @@ export function negotiateLang(header: string | undefined): Lang {
 }
 
 function cookieLang(header: string | undefined): Lang | undefined {
-  const m = header ? new RegExp(`(?:^|;\\s*)${LANG_COOKIE}=([^;]*)`).exec(header) : null;
-  const value = m ? decodeURIComponent(m[1]) : undefined;
+  const cookie = header ? new RegExp(`(?:^|;\\s*)${LANG_COOKIE}=([^;]*)`).exec(header)?.[1] : undefined;
+  const value = cookie === undefined ? undefined : decodeURIComponent(cookie);
   return isLang(value) ? value : undefined;
 }
 

@@ -2,13 +2,21 @@
 // seen), the operator notices about it, and onboarding by hand: create a merchant, create an
 // integration key (secret shown once), switch status.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
 import { isUuid } from '../lib/ids.js';
 import { INTEGRATION_PROFILES, type IntegrationProfile } from '../modules/auth/index.js';
 import type { MerchantRow } from '../modules/merchants/index.js';
+import {
+  CreateIntegrationKeyBody,
+  CreateMerchantBody,
+  UpdateIntegrationKeyBody,
+  UpdateMerchantBody,
+} from '../modules/operator/index.js';
 import { lastDays, lines, stackedBars } from './charts.js';
-import { invalidInput, notFoundPage } from './console-errors.js';
-import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { notFoundPage } from './console-errors.js';
+import { readForm } from './console-form.js';
+import { type ConsoleKit, queryOf } from './console-kit.js';
 import { homologationSection } from './homologation-pages.js';
 import { badge, type Html, html, path, query, time } from './html.js';
 import { number, percent } from './i18n.js';
@@ -29,13 +37,10 @@ function profileOptions(selected: IntegrationProfile): Html {
   return html`${INTEGRATION_PROFILES.map((p) => html`<option${p === selected ? html` selected` : ''}>${p}</option>`)}`;
 }
 
-function profileOf(form: Record<string, string | undefined>): IntegrationProfile {
-  const profile = form.profile ?? 'cleaver';
-  if (!(INTEGRATION_PROFILES as readonly string[]).includes(profile)) {
-    throw invalidInput((t) => t.errors.notAChoice(t.fields.profile, profile), 'profile');
-  }
-  return profile as IntegrationProfile;
-}
+/** The status form: the status of PATCH /admin/v1/merchants/{id}, required here. */
+const StatusForm = Type.Required(Type.Pick(UpdateMerchantBody, ['status']));
+/** The profile form: a key's profile as the API's PATCH takes it, `cleaver` when not sent. */
+const ProfileForm = Type.Partial(UpdateIntegrationKeyBody);
 
 /** Latest token request of any of the merchant's keys: the closest sign of a POS polling. */
 function lastSeen(keys: KeyRow[]): Date | null {
@@ -122,11 +127,7 @@ ${
   });
 
   app.post('/merchants', async (request, reply) => {
-    const form = formOf(request);
-    const name = (form.name ?? '').trim();
-    if (!name) throw invalidInput((t) => t.errors.required(t.fields.name), 'name');
-    if (name.length > 200) throw invalidInput((t) => t.errors.tooLong(t.fields.name, 200), 'name');
-    const status = form.status === 'UNAVAILABLE' ? 'UNAVAILABLE' : 'AVAILABLE';
+    const { name, status = 'AVAILABLE' } = readForm(request, CreateMerchantBody);
     const row = await merchants.createMerchant({ name, status });
     return reply.redirect(`${path`/console/merchants/${row.id}`}?created=1`, 303);
   });
@@ -258,20 +259,15 @@ ${await homologationSection(kit, request, m.id, keys)}`;
 
   app.post('/merchants/:merchantId/status', async (request, reply) => {
     const id = merchantIdOf(request);
-    const status = formOf(request).status;
-    if (status !== 'AVAILABLE' && status !== 'UNAVAILABLE') {
-      throw invalidInput((t) => t.errors.notAChoice(t.fields.status, status ?? ''), 'status');
-    }
+    const { status } = readForm(request, StatusForm);
     await merchants.updateMerchant(id, { status });
     return reply.redirect(`${path`/console/merchants/${id}`}?updated=1`, 303);
   });
 
   app.post('/merchants/:merchantId/keys', async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
-    const form = formOf(request);
-    const name = (form.name ?? '').trim();
-    if (name.length > 200) throw invalidInput((t) => t.errors.tooLong(t.fields.name, 200), 'name');
-    const key = await auth.createIntegrationKey(m.id, name || undefined, profileOf(form));
+    const { name, profile = 'cleaver' } = readForm(request, CreateIntegrationKeyBody);
+    const key = await auth.createIntegrationKey(m.id, name, profile);
     const t = kit.ctx(request).t.merchants;
     // Shown once, in this answer only (never stored in clear, never in a URL).
     const secret = html`<section aria-labelledby="secret-h" class="panel secret">
@@ -293,7 +289,7 @@ ${await homologationSection(kit, request, m.id, keys)}`;
     const id = merchantIdOf(request);
     const keyId = (request.params as { keyId: string }).keyId;
     await merchants.requireMerchant(id);
-    const profile = profileOf(formOf(request));
+    const { profile = 'cleaver' } = readForm(request, ProfileForm);
     if (!isUuid(keyId) || !(await auth.setIntegrationKeyProfile(id, keyId, profile))) {
       throw notFoundPage((t) => t.errors.keyNotFound);
     }

@@ -3,9 +3,18 @@
 // password or a lost one-time-code device, and revokes their tokens.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isUuid } from '../lib/ids.js';
-import { isRole, PASSWORD_MIN, ROLES, type Role, toTokenView } from '../modules/operators/index.js';
+import {
+  CreateOperatorBody,
+  PASSWORD_MIN,
+  ROLES,
+  type Role,
+  SetPasswordBody,
+  toTokenView,
+  UpdateOperatorBody,
+} from '../modules/operators/index.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
-import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { readForm } from './console-form.js';
+import { type ConsoleKit, queryOf } from './console-kit.js';
 import { badge, type Html, html, path, time } from './html.js';
 import { csrfField, page } from './layout.js';
 import type { Messages } from './messages/en.js';
@@ -14,11 +23,6 @@ const operatorIdOf = (request: FastifyRequest): string => {
   const id = (request.params as { id: string }).id;
   if (!isUuid(id)) throw notFoundPage((t) => t.errors.operatorNotFound);
   return id;
-};
-
-const roleOf = (value: string | undefined): Role => {
-  if (!isRole(value)) throw invalidInput((t) => t.errors.notAChoice(t.fields.role, value ?? ''), 'role');
-  return value;
 };
 
 const roleOptions = (t: Messages, selected?: Role) =>
@@ -35,6 +39,9 @@ const doneOf = (t: Messages, key: string | undefined) => {
 /** The operators module's own floor, checked here too so the refusal reads in the operator's language. */
 const MIN_PASSWORD = PASSWORD_MIN;
 const tooShort = (password: string) => [...password].length < MIN_PASSWORD;
+/** Any refusal of a password field reads as the floor the operator most likely missed. */
+const passwordRules = { messages: { password: (t: Messages) => t.errors.passwordTooShort(MIN_PASSWORD) } };
+const createRules = { messages: { ...passwordRules.messages, email: (t: Messages) => t.errors.known.badEmail } };
 
 const LIST_LIMIT = 1000;
 
@@ -86,16 +93,11 @@ export const operatorsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
   });
 
   app.post('/operators', async (request, reply) => {
-    const form = formOf(request);
+    const form = readForm(request, CreateOperatorBody, createRules);
     if (form.password && tooShort(form.password)) {
       throw invalidInput((t) => t.errors.passwordTooShort(MIN_PASSWORD), 'password');
     }
-    const row = await operators.createOperator({
-      email: form.email ?? '',
-      name: form.name ?? '',
-      role: roleOf(form.role),
-      password: form.password ? form.password : undefined,
-    });
+    const row = await operators.createOperator(form);
     return reply.redirect(`${path`/console/operators/${row.id}`}?done=created`, 303);
   });
 
@@ -164,20 +166,13 @@ ${
 
   app.post('/operators/:id', async (request, reply) => {
     const id = operatorIdOf(request);
-    const form = formOf(request);
-    if (form.disabled !== undefined && form.disabled !== 'true' && form.disabled !== 'false') {
-      throw invalidInput((t) => t.errors.notAChoice(t.fields.disabled, form.disabled ?? ''), 'disabled');
-    }
-    await operators.updateOperator(id, {
-      role: form.role === undefined ? undefined : roleOf(form.role),
-      disabled: form.disabled === undefined ? undefined : form.disabled === 'true',
-    });
+    await operators.updateOperator(id, readForm(request, UpdateOperatorBody));
     return reply.redirect(`${path`/console/operators/${id}`}?done=updated`, 303);
   });
 
   app.post('/operators/:id/password', async (request, reply) => {
     const id = operatorIdOf(request);
-    const password = formOf(request).password ?? '';
+    const { password } = readForm(request, SetPasswordBody, passwordRules);
     if (tooShort(password)) throw invalidInput((t) => t.errors.passwordTooShort(MIN_PASSWORD), 'password');
     await operators.setPassword(id, password);
     return reply.redirect(`${path`/console/operators/${id}`}?done=password`, 303);

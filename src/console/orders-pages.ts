@@ -4,13 +4,16 @@
 // offered only when the order's state allows it (platformActions, modules/orders); an action
 // refused anyway (the order moved meanwhile) brings the order page back with a plain message.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
 import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
 import { AppError } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
+import { CancellationDecisionBody, CustomerCancellationBody, PlatformEventBody } from '../modules/operator/index.js';
 import { ORDER_STATUSES, type PlatformAction, platformActions } from '../modules/orders/index.js';
 import { adjustmentRow, optionLines, quantityCell, weighingTimelineEntries } from './butchery-pages.js';
-import { ConsoleError, invalidInput, notFoundPage } from './console-errors.js';
-import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
+import { ConsoleError, notFoundPage } from './console-errors.js';
+import { readForm } from './console-form.js';
+import { type ConsoleKit, queryOf } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
 import { money } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
@@ -65,6 +68,11 @@ const DONE_KEYS = [
   'retried',
 ] as const;
 type Done = (typeof DONE_KEYS)[number];
+
+/** The order actions' forms: the operator API's bodies of the same actions, without the cancellation code. */
+const CancellationForm = Type.Pick(CustomerCancellationBody, ['reason']);
+const DecisionForm = Type.Pick(CancellationDecisionBody, ['decision']);
+const EventForm = Type.Pick(PlatformEventBody, ['eventType', 'pickupArea', 'reason']);
 
 export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { merchants, orders, events, auth } = kit.services;
@@ -353,22 +361,19 @@ ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${mercha
     return reply.redirect(`${path`/console/orders/${id}`}${query({ done: action })}`, 303);
   }
 
-  const text = (form: Record<string, string>, name: 'reason' | 'pickupArea', max: number) => {
-    const v = (form[name] ?? '').trim();
-    if (v.length > max) throw invalidInput((t) => t.errors.tooLong(t.fields[name], max), name);
-    return v || undefined;
-  };
+  // An action the page offers no button for reads as one (a forged or outdated form).
+  const unknownAction = { messages: { decision: (t: Messages) => t.orders.unknownAction } };
+  const unknownEvent = { messages: { eventType: (t: Messages) => t.orders.unknownAction } };
 
   app.post('/orders/:orderId/customerCancellation', async (request, reply) => {
-    const reason = text(formOf(request), 'reason', 1000);
+    const { reason } = readForm(request, CancellationForm);
     return act(request, reply, 'customerCancellation', () =>
       orders.customerCancellation(orderIdOf(request), reason ? { reason } : {}),
     );
   });
 
   app.post('/orders/:orderId/cancellationDecision', async (request, reply) => {
-    const decision = formOf(request).decision;
-    if (decision !== 'accept' && decision !== 'deny') throw invalidInput((t) => t.orders.unknownAction);
+    const { decision } = readForm(request, DecisionForm, unknownAction);
     return act(request, reply, decision === 'accept' ? 'acceptCancellation' : 'denyCancellation', () =>
       orders.cancellationDecision(orderIdOf(request), { decision }),
     );
@@ -377,13 +382,7 @@ ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${mercha
   const EVENT_ACTIONS = { CONCLUDED: 'conclude', PICKUP_AREA_ASSIGNED: 'pickupArea', CANCELLED: 'cancel' } as const;
 
   app.post('/orders/:orderId/events', async (request, reply) => {
-    const form = formOf(request);
-    const eventType = form.eventType;
-    if (eventType !== 'CONCLUDED' && eventType !== 'PICKUP_AREA_ASSIGNED' && eventType !== 'CANCELLED') {
-      throw invalidInput((t) => t.orders.unknownAction);
-    }
-    const pickupArea = text(form, 'pickupArea', 200);
-    const reason = text(form, 'reason', 1000);
+    const { eventType, pickupArea, reason } = readForm(request, EventForm, unknownEvent);
     return act(request, reply, EVENT_ACTIONS[eventType], () =>
       orders.platformEvent(orderIdOf(request), { eventType, pickupArea, reason }),
     );

@@ -1,8 +1,12 @@
 // Sandbox (CLEAVER_ENV=sandbox only): place an order from a merchant's catalog as a customer
 // would, then follow it live on the order page (customer cancellation, conclude, …).
 import type { FastifyPluginAsync } from 'fastify';
+import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
+import { Uuid } from '../lib/schemas.js';
+import { CreateOrderBody } from '../modules/orders/index.js';
 import { invalidInput } from './console-errors.js';
+import { readForm } from './console-form.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { html, path } from './html.js';
 import { money } from './i18n.js';
@@ -11,6 +15,12 @@ import { orderStatusBadge } from './orders-pages.js';
 import { statusBadge } from './widgets.js';
 
 const RECENT = 10;
+/** The fixed fields of the sandbox order form (the quantities, one field per product, are read below). */
+const SandboxOrderForm = Type.Object({
+  merchantId: Uuid(),
+  type: CreateOrderBody.properties.type,
+  customerName: CreateOrderBody.properties.customer.properties.name,
+});
 const QTY_PREFIX = 'qty_';
 
 export const sandboxPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
@@ -89,16 +99,10 @@ export const sandboxPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
   });
 
   app.post('/sandbox/orders', async (request, reply) => {
+    const { merchantId, type, customerName } = readForm(request, SandboxOrderForm, {
+      messages: { merchantId: (t) => t.errors.notAMerchant },
+    });
     const form = formOf(request);
-    const merchantId = form.merchantId ?? '';
-    if (!isUuid(merchantId)) throw invalidInput((t) => t.errors.notAMerchant, 'merchantId');
-    const type = form.type;
-    if (type !== 'DELIVERY' && type !== 'TAKEOUT')
-      throw invalidInput((t) => t.errors.notAChoice(t.fields.type, type ?? ''), 'type');
-    const customerName = (form.customerName ?? '').trim();
-    if (!customerName || customerName.length > 200) {
-      throw invalidInput((t) => t.errors.lengthBetween(t.fields.customerName, 1, 200), 'customerName');
-    }
     const items: Array<{ productId: string; quantity: number }> = [];
     for (const [name, value] of Object.entries(form)) {
       if (!name.startsWith(QTY_PREFIX) || value.trim() === '') continue;

@@ -46,9 +46,8 @@ export function createSessions(config: Pick<Config, 'secretKey' | 'adminToken' |
 
     verify(cookie, nowMs) {
       if (!cookie) return undefined;
-      const parts = cookie.split('.');
-      if (parts.length !== 3) return undefined;
-      const [id, exp, signature] = parts;
+      const [id, exp, signature, ...extra] = cookie.split('.');
+      if (id === undefined || exp === undefined || signature === undefined || extra.length > 0) return undefined;
       if (!/^[A-Za-z0-9_-]{24}$/.test(id) || !/^\d{1,12}$/.test(exp)) return undefined;
       if (!safeEqual(signature, sign(`session:${id}.${exp}`))) return undefined;
       const expiresAt = Number(exp);

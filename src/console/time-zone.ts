@@ -43,8 +43,8 @@ export const isTimeZone = (zone: string | undefined): zone is string =>
   typeof zone === 'string' && zone.length <= 64 && formatOf(zone) !== undefined;
 
 function cookieZone(header: string | undefined): string | undefined {
-  const m = header ? new RegExp(`(?:^|;\\s*)${TZ_COOKIE}=([^;]*)`).exec(header) : null;
-  return m ? decodeURIComponent(m[1]) : undefined;
+  const cookie = header ? new RegExp(`(?:^|;\\s*)${TZ_COOKIE}=([^;]*)`).exec(header)?.[1] : undefined;
+  return cookie === undefined ? undefined : decodeURIComponent(cookie);
 }
 
 /** The zone of this request: `?tz=` first, then the cookie, then the default. */

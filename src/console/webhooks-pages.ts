@@ -5,7 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import type { DeliveryView } from '../modules/webhooks/index.js';
 import { notFoundPage } from './console-errors.js';
-import type { ConsoleKit } from './console-kit.js';
+import { type ConsoleKit, formOf } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
 import { number } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
@@ -234,7 +234,7 @@ export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
     const id = (request.params as { deliveryId: string }).deliveryId;
     if (!isUuid(id)) throw notFoundPage((t) => t.errors.deliveryNotFound);
     const view = await webhooks.retryDelivery(id);
-    const raw = ((request.body ?? {}) as Record<string, unknown>).back;
+    const raw = formOf(request).back;
     const back =
       typeof raw === 'string' && /^\/console\/(webhooks|orders\/[0-9a-f-]{36})(\?[\w=&%.-]*)?$/.test(raw)
         ? raw

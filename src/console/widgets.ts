@@ -127,7 +127,8 @@ export async function merchantFilter(kit: ConsoleKit, q: Record<string, string>)
     if (isUuid(typed)) id = typed.toLowerCase();
     else {
       const found = await merchants.listMerchants({ q: typed, limit: 21 });
-      if (found.length === 1) id = found[0].id;
+      const [only] = found;
+      if (found.length === 1 && only) id = only.id;
       else {
         filter.typed = typed;
         filter.matches = found.slice(0, 20).map((m) => ({ id: m.id, name: m.name }));

@@ -25,7 +25,8 @@ export function decodeSeqCursor(cursor: string | undefined): number | undefined 
 /** Fetch one more than the page: whether a next page exists, without counting. */
 export function page<T>(rows: T[], limit: number, cursorOf: (last: T) => string): { items: T[]; next: string | null } {
   const items = rows.slice(0, limit);
-  return { items, next: rows.length > limit ? cursorOf(items[items.length - 1]) : null };
+  const last = items.at(-1);
+  return { items, next: rows.length > limit && last !== undefined ? cursorOf(last) : null };
 }
 
 /** A (text key, id) position, for lists ordered by a name. */

@@ -46,8 +46,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
 /** Byte offset of the first invalid UTF-8 sequence (RFC 3629: no overlongs, no surrogates). */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
+  // Reads until past the end (bytes[i] undefined); every path below moves i forward.
+  for (let b = bytes[i]; b !== undefined; b = bytes[i]) {
     if (b < 0x80) {
       i++;
       continue;
@@ -129,9 +129,10 @@ export function jsonPathAtEnd(prefix: string): string {
 function checkCharset(contentType: string | undefined): void {
   const match = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType ?? '');
   if (!match) return;
-  const charset = match[1].toLowerCase();
+  const [, named = ''] = match;
+  const charset = named.toLowerCase();
   if (charset !== 'utf-8' && charset !== 'utf8') {
-    throw new AppError(415, `Unsupported charset "${match[1]}": send UTF-8 JSON`);
+    throw new AppError(415, `Unsupported charset "${named}": send UTF-8 JSON`);
   }
 }
 

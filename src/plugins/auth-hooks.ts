@@ -239,7 +239,8 @@ function jsonOf(payload: unknown): Record<string, unknown> | undefined {
 /** Ids in the path a console action redirects to (`/console/merchants/<id>` → merchantId). */
 function idsOfLocation(location: unknown): Record<string, string> {
   const m = typeof location === 'string' ? /^\/console\/(\w+?)s?\/([0-9a-f-]{36})/.exec(location) : null;
-  return m ? { [`${m[1]}Id`]: m[2] } : {};
+  const [, kind, id] = m ?? [];
+  return kind && id ? { [`${kind}Id`]: id } : {};
 }
 
 /**

@@ -45,8 +45,8 @@ export function toErrorResponse(error: unknown): { body: ErrorBody; headers: Rec
       headers: { 'retry-after': '5' },
     };
   }
-  if (fe && typeof fe.code === 'string' && FASTIFY_CODES[fe.code]) {
-    const known = FASTIFY_CODES[fe.code];
+  const known = fe && typeof fe.code === 'string' ? FASTIFY_CODES[fe.code] : undefined;
+  if (known) {
     return { body: { title: known.title, status: known.status }, headers: {} };
   }
   // JSON.parse failures surface as SyntaxError with statusCode 400.

@@ -84,7 +84,8 @@ export async function registerOpenApi(
     // Every operation gets a stable operationId (client generators name methods after it) and the
     // security scheme its prefix implies, so route files do not repeat them.
     transform: ({ schema, url, route }) => {
-      const method = (Array.isArray(route.method) ? route.method[0] : route.method).toLowerCase();
+      // Fastify refuses a route declared with an empty method list, so a list has a first method.
+      const method = (Array.isArray(route.method) ? route.method[0]! : route.method).toLowerCase();
       const s = { ...(schema as Record<string, unknown>) };
       s.operationId ??= operationIdFor(method, url);
       s.security ??= securityFor(url);

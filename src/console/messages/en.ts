@@ -118,6 +118,7 @@ export const en = {
     lengthBetween: (field: string, min: number, max: number) => `${field} must have ${min} to ${max} characters.`,
     wholeNumber: (field: string, min: number, max: number) => `${field} must be a whole number from ${min} to ${max}.`,
     passwordTooShort: (min: number) => `A password must have at least ${min} characters.`,
+    badValue: (field: string) => `${field} is not valid.`,
     known: {
       wrongCurrentPassword: 'Your current password is not correct.',
       bootstrapNoAccount: 'The bootstrap token has no account: create an operator for yourself and log in with it.',

@@ -103,6 +103,7 @@ export const ptBR: Messages = {
     lengthBetween: (field: string, min: number, max: number) => `${field} deve ter de ${min} a ${max} caracteres.`,
     wholeNumber: (field: string, min: number, max: number) => `${field} deve ser um número inteiro de ${min} a ${max}.`,
     passwordTooShort: (min: number) => `A senha deve ter pelo menos ${min} caracteres.`,
+    badValue: (field: string) => `O valor de ${field} não é válido.`,
     known: {
       wrongCurrentPassword: 'A sua senha atual não está correta.',
       bootstrapNoAccount: 'O token de inicialização não tem conta: crie um operador para você e entre com ele.',

@@ -10,9 +10,13 @@ export class BlockedAddressError extends Error {
   readonly code = 'ERR_WEBHOOK_ADDRESS_BLOCKED';
 }
 
-function parseIPv4(ip: string): number[] | undefined {
+type IPv4Bytes = [number, number, number, number];
+
+function parseIPv4(ip: string): IPv4Bytes | undefined {
   if (!isIPv4(ip)) return undefined;
-  return ip.split('.').map(Number);
+  // isIPv4 has checked four dotted parts, so the defaults never apply.
+  const [a = 0, b = 0, c = 0, d = 0] = ip.split('.').map(Number);
+  return [a, b, c, d];
 }
 
 /** 16 bytes of an IPv6 address (handles `::` and a dotted IPv4 tail). */
@@ -41,7 +45,7 @@ export function parseIPv6(input: string): number[] | undefined {
   return groups.flatMap((g) => [g >> 8, g & 0xff]);
 }
 
-function inV4(bytes: number[], base: [number, number, number, number], prefix: number): boolean {
+function inV4(bytes: IPv4Bytes, base: IPv4Bytes, prefix: number): boolean {
   const value = ((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]) >>> 0;
   const net = ((base[0] << 24) | (base[1] << 16) | (base[2] << 8) | base[3]) >>> 0;
   const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
@@ -49,7 +53,7 @@ function inV4(bytes: number[], base: [number, number, number, number], prefix: n
 }
 
 // IANA IPv4 special-purpose registry, plus multicast and the old class E space.
-const V4_BLOCKED: Array<[[number, number, number, number], number, string]> = [
+const V4_BLOCKED: Array<[IPv4Bytes, number, string]> = [
   [[0, 0, 0, 0], 8, '"this network"'],
   [[10, 0, 0, 0], 8, 'private'],
   [[100, 64, 0, 0], 10, 'carrier-grade NAT'],
@@ -70,7 +74,7 @@ const V4_BLOCKED: Array<[[number, number, number, number], number, string]> = [
   [[240, 0, 0, 0], 4, 'reserved'],
 ];
 
-function classifyV4(bytes: number[]): string | undefined {
+function classifyV4(bytes: IPv4Bytes): string | undefined {
   for (const [base, prefix, reason] of V4_BLOCKED) if (inV4(bytes, base, prefix)) return reason;
   return undefined;
 }
@@ -79,7 +83,9 @@ function startsWith(bytes: number[], prefix: number[], bits: number): boolean {
   for (let i = 0; i < bits; i++) {
     const byte = i >> 3;
     const mask = 0x80 >> (i & 7);
-    if ((bytes[byte] & mask) !== (prefix[byte] & mask)) return false;
+    const [a, b] = [bytes[byte], prefix[byte]];
+    // A prefix longer than the address it is compared with never matches.
+    if (a === undefined || b === undefined || (a & mask) !== (b & mask)) return false;
   }
   return true;
 }
@@ -97,7 +103,7 @@ const V6_BLOCKED_IN_GLOBAL: Array<[number[], number, string]> = [
 /** Why an address is not public unicast, or undefined when it is. */
 export function blockedReason(address: string): string | undefined {
   const family = isIP(address.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
-  if (family === 4) return classifyV4(parseIPv4(address) as number[]);
+  if (family === 4) return classifyV4(parseIPv4(address) as IPv4Bytes);
   if (family !== 6) return 'not an IP address';
   const bytes = parseIPv6(address);
   if (!bytes) return 'not an IP address';
@@ -142,7 +148,8 @@ export function guardedLookup(resolve: LookupFn = dnsLookup) {
       (error, addresses) => {
         if (error) return callback(error, opts.all ? [] : '', 0);
         const list = addresses as LookupAddress[];
-        if (list.length === 0) {
+        const [first] = list;
+        if (first === undefined) {
           const e = new Error(`No address found for ${hostname}`) as NodeJS.ErrnoException;
           e.code = 'ENOTFOUND';
           return callback(e, opts.all ? [] : '', 0);
@@ -153,7 +160,7 @@ export function guardedLookup(resolve: LookupFn = dnsLookup) {
           return callback(blocked as NodeJS.ErrnoException, opts.all ? [] : '', 0);
         }
         if (opts.all) return callback(null, list);
-        return callback(null, list[0].address, list[0].family);
+        return callback(null, first.address, first.family);
       },
     );
   };

@@ -41,9 +41,8 @@ function makeSecret(keyId: string): string {
 }
 
 function keyIdFromSecret(secret: string): string | undefined {
-  const match = /^cs_([0-9a-f]{32})_[A-Za-z0-9_-]{43}$/.exec(secret);
-  if (!match) return undefined;
-  const h = match[1];
+  const h = /^cs_([0-9a-f]{32})_[A-Za-z0-9_-]{43}$/.exec(secret)?.[1];
+  if (!h) return undefined;
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 

@@ -5,7 +5,7 @@ import { unauthorized } from '../../lib/errors.js';
 export function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (!header) throw unauthorized('Missing bearer token');
-  const match = /^Bearer +([A-Za-z0-9\-_.~+/]+=*) *$/i.exec(header);
-  if (!match) throw unauthorized('Malformed Authorization header: expected "Bearer <token>"');
-  return match[1];
+  const token = /^Bearer +([A-Za-z0-9\-_.~+/]+=*) *$/i.exec(header)?.[1];
+  if (!token) throw unauthorized('Malformed Authorization header: expected "Bearer <token>"');
+  return token;
 }

@@ -9,17 +9,21 @@ export const ENVELOPE_KEYS = ['entityType', 'merchantStatus', 'onlyAddProducts',
 
 /** Edits (insert, delete, substitute, swap two neighbours) between two short keys. */
 function editDistance(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  // d(i, j): the distance between the first i characters of a and the first j of b.
+  const width = b.length + 1;
+  const table = new Array<number>((a.length + 1) * width).fill(0);
+  const d = (i: number, j: number) => table[i * width + j] ?? 0; // every (i, j) read is inside the table
+  for (let i = 0; i <= a.length; i++) table[i * width] = i;
+  for (let j = 0; j <= b.length; j++) table[j] = j;
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      let best = Math.min(d(i - 1, j) + 1, d(i, j - 1) + 1, d(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d(i - 2, j - 2) + 1);
+      table[i * width + j] = best;
     }
   }
-  return d[a.length][b.length];
+  return d(a.length, b.length);
 }
 
 /** The known key a misspelt one was meant to be: a case slip or at most a few edits away. */

@@ -26,7 +26,7 @@ export function newSortableId(): string {
   bytes.writeUIntBE(ms, 0, 6);
   bytes[6] = 0x70 | ((counter >> 8) & 0x0f);
   bytes[7] = counter & 0xff;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80; // 16 random bytes: byte 8 is there
   const hex = bytes.toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

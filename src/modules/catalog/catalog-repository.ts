@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { firstRow } from '../../lib/first-row.js';
 
 export interface CategoryRow {
   id: string;
@@ -40,7 +41,7 @@ export async function insertHandMadeCategory(
      RETURNING id, merchant_id, pdv_external_id, name, "index", status, external_code`,
     [c.id, c.merchantId, c.name, c.status, c.externalCode, c.at],
   );
-  return rows[0];
+  return firstRow(rows, 'insert of a hand-made category');
 }
 
 export async function findCategory(db: Queryable, merchantId: string, id: string): Promise<CategoryRow | undefined> {
@@ -81,7 +82,7 @@ export async function insertHandMadeProduct(
       [p.categoryId, p.id],
     );
   }
-  return rows[0];
+  return firstRow(rows, 'insert of a hand-made product');
 }
 
 /** Products of one merchant named by internal id or POS code (order intake). */

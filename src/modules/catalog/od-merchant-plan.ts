@@ -110,8 +110,18 @@ export function planOdMerchant(root: unknown, statusOverride?: Availability): Od
     if (!isStatus(root.status)) return fatal('status must be AVAILABLE or UNAVAILABLE: nothing was processed');
     plan.merchantStatus = root.status;
   }
-  const lists: Record<string, unknown[]> = {};
-  for (const key of ['menus', 'categories', 'itemOffers', 'items', 'optionGroups', 'availabilities', 'services']) {
+  const listKeys = [
+    'menus',
+    'categories',
+    'itemOffers',
+    'items',
+    'optionGroups',
+    'availabilities',
+    'services',
+  ] as const;
+  // Every key is set by the loop below, or the plan returned fatal before `lists` is read.
+  const lists = {} as Record<(typeof listKeys)[number], unknown[]>;
+  for (const key of listKeys) {
     const list = arrayOf(root, key);
     if ('fatal' in list) return fatal(list.fatal);
     lists[key] = list;

@@ -3,6 +3,7 @@
 // merchant's webhook endpoint with its latest attempts (GET /v1/developer/webhooks). A key reads
 // only its own requests; the endpoint is its merchant's. Reads of these routes are not logged.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { firstRow } from '../../lib/first-row.js';
 import { declareRoute, MERCHANT_READ } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import type { RequestLog } from '../usage/index.js';
@@ -55,11 +56,12 @@ export const developerRoutes: FastifyPluginAsyncTypebox<{
       schema: { tags, querystring: DeveloperWebhooksQuery, response: { 200: DeveloperWebhooks, ...errors } },
       handler: async (request) => {
         const merchantId = request.principal.merchantId;
-        const [[endpoint], attempts] = await Promise.all([
+        const [endpoints, attempts] = await Promise.all([
           webhooks.endpointHealth([merchantId]),
           webhooks.recentAttempts(merchantId, request.query.limit ?? 20),
         ]);
-        return { endpoint, attempts };
+        // The bearer token was just checked against this merchant's row, so its health is there.
+        return { endpoint: firstRow(endpoints, 'endpoint health of the authenticated merchant'), attempts };
       },
     }),
   );

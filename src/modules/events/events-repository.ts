@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Queryable } from '../../db/db.js';
+import { firstRow } from '../../lib/first-row.js';
 import type { EventMetadata } from './events-schemas.js';
 
 export interface OrderEventRow {
@@ -34,7 +35,7 @@ export async function upsertEvent(
      RETURNING seq`,
     [e.orderId, e.eventType, e.merchantId, e.occurrenceId, e.metadata ? JSON.stringify(e.metadata) : null, e.at],
   );
-  return rows[0].seq;
+  return firstRow(rows, 'upsert of an order event').seq;
 }
 
 /**

@@ -165,8 +165,9 @@ export function createFeedRelay(options: FeedRelayOptions) {
         );
         const failed = results.findIndex((r) => r.status === 'rejected');
         const done = failed < 0 ? wave.length : failed;
-        if (done > 0) {
-          acked = wave[done - 1].position;
+        const lastDone = wave[done - 1]; // none when the first send failed
+        if (lastDone !== undefined) {
+          acked = lastDone.position;
           sent += done;
         }
         if (failed >= 0) throw (results[failed] as PromiseRejectedResult).reason;

@@ -91,8 +91,10 @@ export function grade(o: RunObservation): Criterion[] {
   const real = o.requests.filter((r) => !r.injected);
   const calls: OrderCall[] = [];
   for (const r of real) {
-    const m = ORDER_PATH.exec(r.path);
-    if (m && r.method === 'POST') calls.push({ at: r.at, orderId: m[1].toLowerCase(), action: m[2], status: r.status });
+    const [, orderId, action] = ORDER_PATH.exec(r.path) ?? [];
+    if (orderId && action && r.method === 'POST') {
+      calls.push({ at: r.at, orderId: orderId.toLowerCase(), action, status: r.status });
+    }
   }
   const callLine = (c: OrderCall) => `${rel(c.at)} POST /v1/orders/${c.orderId}/${c.action} → ${c.status}`;
   const callsOf = (orderId: string, actions: Set<string> | string) =>
@@ -132,18 +134,25 @@ export function grade(o: RunObservation): Criterion[] {
   // Polling: the median interval within the band, and never a burst.
   {
     const polls = o.requests.filter((r) => r.method === 'GET' && r.path === '/v1/events:polling').map((r) => r.at);
-    const gaps = polls.slice(1).map((at, i) => at - polls[i]);
+    const gaps = polls.flatMap((at, i) => {
+      const previous = polls[i - 1];
+      return previous === undefined ? [] : [at - previous];
+    });
     const sorted = [...gaps].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     const { pollMinIntervalMs: min, pollMaxIntervalMs: max, pollBurstWindowMs: win, pollBurstMax } = o.timings;
-    let burst: number[] | undefined;
-    for (let i = 0, j = 0; i < polls.length && !burst; i++) {
-      while (polls[i] - polls[j] > win) j++;
-      if (i - j + 1 > pollBurstMax) burst = polls.slice(j, i + 1);
+    let burst: { from: number; count: number } | undefined;
+    let j = 0; // the first poll within `win` of poll i (j ≤ i, so polls[j] is there)
+    for (const [i, at] of polls.entries()) {
+      while (at - (polls[j] ?? at) > win) j++;
+      if (i - j + 1 > pollBurstMax) {
+        burst = { from: polls[j] ?? at, count: i - j + 1 };
+        break;
+      }
     }
     const evidence = [
       `${polls.length} poll(s); median interval ${median ?? '-'} ms (band ${min}–${max} ms)`,
-      ...(burst ? [`burst: ${burst.length} polls within ${win} ms from ${rel(burst[0])}`] : []),
+      ...(burst ? [`burst: ${burst.count} polls within ${win} ms from ${rel(burst.from)}`] : []),
     ];
     const fail = median !== undefined && (median < min || median > max || burst !== undefined);
     results['polling-cadence'] = { result: polls.length < 3 ? 'not_observed' : fail ? 'fail' : 'pass', evidence };
@@ -204,7 +213,7 @@ export function grade(o: RunObservation): Criterion[] {
       const k = `${c.orderId} ${c.action}`;
       seen.set(k, [...(seen.get(k) ?? []), c]);
     }
-    const dupes = [...seen.values()].filter((cs) => cs.length > 1);
+    const dupes = [...seen.values()].filter((cs): cs is [OrderCall, OrderCall, ...OrderCall[]] => cs.length > 1);
     const evidence = dupes.length
       ? dupes.flatMap((cs) => [
           `${cs[0].action} sent ${cs.length} times for order ${cs[0].orderId}:`,
@@ -390,7 +399,7 @@ export function grade(o: RunObservation): Criterion[] {
       checked++;
       const weighed = new Set(
         weighings
-          .filter((r) => r.at <= ready.at && ORDER_PATH.exec(r.path)?.[1].toLowerCase() === order.id)
+          .filter((r) => r.at <= ready.at && ORDER_PATH.exec(r.path)?.[1]?.toLowerCase() === order.id)
           .flatMap((r) => r.weighed ?? []),
       );
       const missing = order.kgLines.filter((i) => !weighed.has(i));
@@ -412,6 +421,7 @@ export function grade(o: RunObservation): Criterion[] {
 
   return CRITERIA.map((c) => {
     const r = results[c.id];
+    if (!r) throw new Error(`homologation criterion ${c.id} was never evaluated`);
     return { ...c, required: r.required ?? true, result: r.result, evidence: r.evidence };
   });
 }

@@ -7,6 +7,7 @@
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import { conflict, notFound } from '../../lib/errors.js';
+import { firstRow } from '../../lib/first-row.js';
 import { newId } from '../../lib/ids.js';
 import type { AuthService, Principal } from '../auth/index.js';
 import type { EventsService } from '../events/index.js';
@@ -107,7 +108,7 @@ export function createHomologationService(deps: HomologationDeps) {
         // The run may have finished (and signed its report) while this order was being placed:
         // it is then a sandbox order outside the run, and the signed report stays as signed.
         if (observer.active.get(run.keyId) !== run) return;
-        const o = played.orders[0];
+        const o = firstRow(played.orders, 'orders of a sandbox play'); // play places exactly one
         const placed: PlacedOrder = {
           id: o.id.toLowerCase(),
           scenario,

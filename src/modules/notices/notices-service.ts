@@ -26,7 +26,8 @@ export function createNoticesService(deps: { db: Db }) {
         message: n.message,
         detail: n.detail,
       }));
-      return { items, next: rows.length > limit ? String(page[page.length - 1].id) : null };
+      const last = page.at(-1);
+      return { items, next: rows.length > limit && last ? String(last.id) : null };
     },
   };
 }

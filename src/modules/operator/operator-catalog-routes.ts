@@ -6,7 +6,7 @@ import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import { type CatalogService, productView, productViewFields, SyncView } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { registerCutRoutes } from './operator-cuts-routes.js';
-import { ListQuery, MerchantIdParams } from './operator-schemas.js';
+import { HandMadeCategoryBody, HandMadeProductBody, ListQuery, MerchantIdParams } from './operator-schemas.js';
 
 const HandMadeCategory = Type.Object({
   id: Uuid(),
@@ -39,7 +39,7 @@ export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags: ['operator'],
         params: MerchantIdParams,
-        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), status: Type.Optional(Status) }),
+        body: HandMadeCategoryBody,
         response: { 201: HandMadeCategory, ...errorResponses(400, 401, 404) },
       },
       handler: async (request, reply) => {
@@ -69,14 +69,7 @@ export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags: ['operator'],
         params: MerchantIdParams,
-        body: Type.Object({
-          name: Type.String({ minLength: 1, maxLength: 300 }),
-          price: Type.Number({ minimum: 0 }),
-          unit: Type.Enum(['KG', 'UN']),
-          description: Type.Optional(Type.String({ maxLength: 5000 })),
-          status: Type.Optional(Status),
-          categoryId: Type.Optional(Uuid()),
-        }),
+        body: HandMadeProductBody,
         response: { 201: HandMadeProduct, ...errorResponses(400, 401, 404) },
       },
       handler: async (request, reply) => {

@@ -18,7 +18,13 @@ import {
   WeighingView,
 } from '../orders/index.js';
 import { WebhookDelivery } from '../webhooks/index.js';
-import { ListQuery, MerchantIdParams } from './operator-schemas.js';
+import {
+  CancellationDecisionBody,
+  CustomerCancellationBody,
+  ListQuery,
+  MerchantIdParams,
+  PlatformEventBody,
+} from './operator-schemas.js';
 
 export interface OperatorOrdersDeps {
   orders: OrdersService;
@@ -32,7 +38,6 @@ export interface OperatorOrdersDeps {
 
 const OrderIdParams = Type.Object({ orderId: Uuid() });
 const Accepted = Type.Null({ description: 'Accepted; no body' });
-const CANCELLATION_CODE = Type.String({ minLength: 1, maxLength: 100 });
 
 const OperatorOrderDetail = Type.Object({
   ...OperatorOrder.properties,
@@ -230,10 +235,7 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
       schema: {
         tags,
         params: OrderIdParams,
-        body: Type.Object({
-          reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-          code: Type.Optional(CANCELLATION_CODE),
-        }),
+        body: CustomerCancellationBody,
         response: { 202: Accepted, ...errorResponses(400, 401, 404, 409) },
       },
       preValidation: emptyBodyAsObject,
@@ -256,10 +258,7 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
       schema: {
         tags,
         params: OrderIdParams,
-        body: Type.Object({
-          decision: Type.Enum(['accept', 'deny']),
-          reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-        }),
+        body: CancellationDecisionBody,
         response: { 202: Accepted, ...errorResponses(400, 401, 404, 409) },
       },
       handler: async (request, reply) => {
@@ -282,12 +281,7 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
       schema: {
         tags,
         params: OrderIdParams,
-        body: Type.Object({
-          eventType: Type.Enum(['CONCLUDED', 'PICKUP_AREA_ASSIGNED', 'CANCELLED']),
-          pickupArea: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-          reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
-          code: Type.Optional(CANCELLATION_CODE),
-        }),
+        body: PlatformEventBody,
         response: { 202: Accepted, ...errorResponses(400, 401, 404, 409) },
       },
       handler: async (request, reply) => {

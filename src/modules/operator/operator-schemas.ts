@@ -80,6 +80,44 @@ export const CreateMerchantBody = Type.Object({
   status: Type.Optional(Status),
 });
 
+/** POST …/merchants/{merchantId}/categories: a category made by hand (the console's form too). */
+export const HandMadeCategoryBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  status: Type.Optional(Status),
+});
+
+/** POST …/merchants/{merchantId}/products: a product made by hand (the console's form too). */
+export const HandMadeProductBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 300 }),
+  price: Type.Number({ minimum: 0 }),
+  unit: Type.Enum(['KG', 'UN']),
+  description: Type.Optional(Type.String({ maxLength: 5000 })),
+  status: Type.Optional(Status),
+  categoryId: Type.Optional(Uuid()),
+});
+
+const CANCELLATION_CODE = Type.String({ minLength: 1, maxLength: 100 });
+
+/** POST …/orders/{orderId}/customerCancellation, and the console's button with a reason. */
+export const CustomerCancellationBody = Type.Object({
+  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  code: Type.Optional(CANCELLATION_CODE),
+});
+
+/** POST …/orders/{orderId}/cancellationDecision, and the console's accept/deny buttons. */
+export const CancellationDecisionBody = Type.Object({
+  decision: Type.Enum(['accept', 'deny']),
+  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+});
+
+/** POST …/orders/{orderId}/events: the platform-side events the console's buttons raise too. */
+export const PlatformEventBody = Type.Object({
+  eventType: Type.Enum(['CONCLUDED', 'PICKUP_AREA_ASSIGNED', 'CANCELLED']),
+  pickupArea: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  code: Type.Optional(CANCELLATION_CODE),
+});
+
 export const UpdateMerchantBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   status: Type.Optional(Status),

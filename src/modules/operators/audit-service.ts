@@ -210,8 +210,9 @@ export function createAuditService(deps: { db: Db; clock: Clock }) {
       for (;;) {
         const rows = await repo.listAudit(db, filter, { limit: EXPORT_PAGE, after, order: 'asc' });
         for (const r of rows) yield toAuditView(r);
-        if (rows.length < EXPORT_PAGE) return;
-        after = rows[rows.length - 1].id;
+        const last = rows.at(-1);
+        if (rows.length < EXPORT_PAGE || last === undefined) return;
+        after = last.id;
       }
     },
 

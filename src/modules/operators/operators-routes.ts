@@ -30,12 +30,12 @@ const tags = ['operators'];
 const encodeCursor = (createdAt: Date, id: string) =>
   Buffer.from(`op:${createdAt.toISOString()}|${id}`).toString('base64url');
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const m = /^op:([^|]+)\|([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  const createdAt = m ? new Date(m[1]) : undefined;
-  if (!m || !createdAt || Number.isNaN(createdAt.getTime())) {
+  const [, at, id] = /^op:([^|]+)\|([0-9a-f-]{36})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8')) ?? [];
+  const createdAt = at ? new Date(at) : undefined;
+  if (!id || !createdAt || Number.isNaN(createdAt.getTime())) {
     throw badRequest('cursor is not valid: use the one from the Link header');
   }
-  return { createdAt, id: m[2] };
+  return { createdAt, id };
 }
 
 export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsService; clock: Clock }> = async (

@@ -44,9 +44,8 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+$/;
 
 /** `cop_<token id hex>_<random>`: the id makes the lookup one indexed read (as D14 does for keys). */
 function tokenIdOf(token: string): string | undefined {
-  const m = /^cop_([0-9a-f]{32})_[A-Za-z0-9_-]{43}$/.exec(token);
-  if (!m) return undefined;
-  const h = m[1];
+  const h = /^cop_([0-9a-f]{32})_[A-Za-z0-9_-]{43}$/.exec(token)?.[1];
+  if (!h) return undefined;
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 

@@ -92,11 +92,16 @@ export function lineTotal(item: Pick<StoredOrderItem, 'unitPrice' | 'options'>, 
 }
 
 /** Checks the whole request first: the first broken rule is a 400 naming the request's field. */
-function checkLines(items: StoredOrderItem[], input: WeighingLineInput[], tolerancePercent: Decimal): Decimal[] {
+function checkLines(
+  items: StoredOrderItem[],
+  input: WeighingLineInput[],
+  tolerancePercent: Decimal,
+): Array<{ index: number; orderedQuantity: number; quantity: Decimal }> {
   const seen = new Map<number, number>();
   return input.map((line, i) => {
     const field = `items[${i}].quantity`;
-    if (!Number.isInteger(line.index) || line.index < 0 || line.index >= items.length) {
+    const item = Number.isInteger(line.index) ? items[line.index] : undefined;
+    if (item === undefined) {
       throw badRequest(
         `${field} cannot be applied: index ${line.index} is not a line of the order (its lines are 0 to ${items.length - 1})`,
       );
@@ -106,7 +111,6 @@ function checkLines(items: StoredOrderItem[], input: WeighingLineInput[], tolera
       throw badRequest(`items[${i}].index names line ${line.index} again (already weighed by items[${earlier}])`);
     }
     seen.set(line.index, i);
-    const item = items[line.index];
     if (item.unit !== 'KG') {
       throw badRequest(`${field} cannot be applied: line ${line.index} is sold by UN (only KG lines are weighed)`);
     }
@@ -115,7 +119,8 @@ function checkLines(items: StoredOrderItem[], input: WeighingLineInput[], tolera
     if (q.lessThanOrEqualTo(0)) throw badRequest(`${field} must be greater than 0`);
     if (q.decimalPlaces() > WEIGHT_DECIMALS)
       throw badRequest(`${field} has more than ${WEIGHT_DECIMALS} decimal places`);
-    const ordered = dec(item.orderedQuantity ?? item.quantity);
+    const orderedQuantity = item.orderedQuantity ?? item.quantity;
+    const ordered = dec(orderedQuantity);
     const range = toleranceRange(ordered, tolerancePercent);
     if (q.lessThan(range.lower) || q.greaterThan(range.upper)) {
       throw badRequest(
@@ -123,7 +128,7 @@ function checkLines(items: StoredOrderItem[], input: WeighingLineInput[], tolera
           `(±${tolerancePercent.toFixed()} % of the ${ordered.toFixed()} kg ordered)`,
       );
     }
-    return q;
+    return { index: line.index, orderedQuantity, quantity: q };
   });
 }
 
@@ -135,27 +140,26 @@ function checkLines(items: StoredOrderItem[], input: WeighingLineInput[], tolera
 function settle(payments: OrderDocument['payments'], orderAmount: Decimal, hadAdjustment: boolean) {
   const methods = payments.methods.map((m) => ({ ...m }));
   const prepaid = methods.filter((m) => m.type === 'PREPAID').reduce((s, m) => s.plus(dec(m.value)), new Decimal(0));
-  const pendingAt = methods.flatMap((m, i) => (m.type === 'PENDING' ? [i] : []));
+  const pending = methods.filter((m) => m.type === 'PENDING'); // the copies above, edited in place
+  const last = pending.at(-1);
   let target = new Decimal(0);
-  if (pendingAt.length > 0) {
+  if (last !== undefined) {
     target = Decimal.max(orderAmount.minus(prepaid), 0);
-    const current = pendingAt.reduce((s, i) => s.plus(dec(methods[i].value)), new Decimal(0));
+    const current = pending.reduce((s, m) => s.plus(dec(m.value)), new Decimal(0));
     let diff = target.minus(current);
     if (diff.greaterThanOrEqualTo(0)) {
-      const last = methods[pendingAt[pendingAt.length - 1]];
       last.value = dec(last.value).plus(diff).toNumber();
     } else {
-      for (const i of [...pendingAt].reverse()) {
+      for (const m of [...pending].reverse()) {
         if (diff.isZero()) break;
-        const value = dec(methods[i].value);
+        const value = dec(m.value);
         const taken = Decimal.min(value, diff.negated());
-        methods[i].value = value.minus(taken).toNumber();
+        m.value = value.minus(taken).toNumber();
         diff = diff.plus(taken);
       }
     }
     // Cash: the customer hands over at least the amount (changeFor ≥ value, as at intake).
-    for (const i of pendingAt) {
-      const m = methods[i];
+    for (const m of pending) {
       if (m.changeFor !== undefined && m.changeFor < m.value) m.changeFor = m.value;
     }
   }
@@ -176,8 +180,8 @@ export function weighOrder(
   tolerancePercent: string | number,
 ): WeighingOutcome {
   const tolerance = new Decimal(String(tolerancePercent));
-  const weights = checkLines(document.items, input, tolerance);
-  const weighed = new Map(input.map((line, i) => [line.index, weights[i]]));
+  const checked = checkLines(document.items, input, tolerance);
+  const weighed = new Map(checked.map((line) => [line.index, line.quantity]));
 
   const items = document.items.map((item, index) => {
     const q = weighed.get(index);
@@ -207,10 +211,10 @@ export function weighOrder(
       ...(weighingAdjustment ? { weighingAdjustment } : {}),
     },
     totals: { itemsPrice: itemsPrice.toFixed(), orderAmount: orderAmount.toFixed() },
-    lines: input.map((line) => ({
+    lines: checked.map((line) => ({
       index: line.index,
-      orderedQuantity: document.items[line.index].orderedQuantity ?? document.items[line.index].quantity,
-      quantity: (weighed.get(line.index) as Decimal).toNumber(),
+      orderedQuantity: line.orderedQuantity,
+      quantity: line.quantity.toNumber(),
     })),
     itemsPriceBefore: price(itemsPriceBefore),
     itemsPriceAfter: price(itemsPrice),

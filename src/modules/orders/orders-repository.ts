@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Queryable } from '../../db/db.js';
+import { firstRow } from '../../lib/first-row.js';
 import type { OrderDocument } from './order-intake.js';
 import type { OrderStatus } from './order-state.js';
 import type { TrackingBody } from './orders-schemas.js';
@@ -229,7 +230,7 @@ export async function countCustomerOrders(db: Queryable, merchantId: string, cus
     'SELECT count(*)::int AS n FROM orders WHERE merchant_id = $1 AND customer_id = $2',
     [merchantId, customerId],
   );
-  return rows[0].n;
+  return firstRow(rows, 'count of customer orders').n;
 }
 
 export async function insertTracking(

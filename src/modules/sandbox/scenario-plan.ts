@@ -50,14 +50,21 @@ function pickItems(shape: OrderShape, scenario: string, products: CatalogProduct
   let chosen: Array<{ product: CatalogProduct; quantity: number }>;
   if (shape.items === 'KG') {
     if (kg.length === 0) throw noKgProduct(scenario);
-    chosen = kg.slice(0, KG_QUANTITIES.length).map((product, i) => ({ product, quantity: KG_QUANTITIES[i] }));
+    chosen = KG_QUANTITIES.flatMap((quantity, i) => {
+      const product = kg[i];
+      return product ? [{ product, quantity }] : [];
+    });
   } else {
     // One product of each unit when the catalog has both, else the first two of the one it has.
-    const picks = kg.length && un.length ? [kg[0], un[0]] : available.slice(0, 2);
+    const [firstKg] = kg;
+    const [firstUn] = un;
+    const picks = firstKg && firstUn ? [firstKg, firstUn] : available.slice(0, 2);
     const counters = { KG: 0, UN: 0 };
     chosen = picks.map((product) => {
       const n = counters[product.unit]++;
-      return { product, quantity: product.unit === 'KG' ? KG_QUANTITIES[n] : UN_QUANTITIES[n] };
+      const quantity = (product.unit === 'KG' ? KG_QUANTITIES : UN_QUANTITIES)[n];
+      if (quantity === undefined) throw new Error(`no sandbox quantity for pick ${n} of unit ${product.unit}`);
+      return { product, quantity };
     });
   }
   return chosen;
@@ -94,7 +101,7 @@ export function planOrder(scenario: ScenarioDefinition, products: CatalogProduct
     items: items.map(({ product, quantity }) => ({
       productId: product.id,
       quantity,
-      ...(product.cuts?.length ? { cutId: product.cuts[0].id } : {}),
+      ...(product.cuts?.[0] ? { cutId: product.cuts[0].id } : {}),
     })),
     customer: { name: shape.customerName },
     otherFees:

@@ -117,7 +117,7 @@ export async function troubledEndpoints(
       ORDER BY h.failing_since, h.merchant_id LIMIT $1`,
     [limit],
   );
-  return { rows, total: rows.length ? Number(rows[0].total) : 0 };
+  return { rows, total: Number(rows[0]?.total ?? 0) };
 }
 
 /** Endpoints failing since before `before` whose webhook is still enabled. */

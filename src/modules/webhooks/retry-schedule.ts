@@ -35,7 +35,8 @@ export function nextAttemptDelayMs(
   scheduleSec: number[],
   options: { retryAfterMs?: number; random?: () => number } = {},
 ): number | undefined {
-  if (attemptsMade >= scheduleSec.length) return undefined;
-  const scheduled = withJitter(scheduleSec[attemptsMade] * 1000, options.random);
+  const delaySec = scheduleSec[attemptsMade];
+  if (delaySec === undefined) return undefined; // past the schedule: no attempt left
+  const scheduled = withJitter(delaySec * 1000, options.random);
   return Math.max(scheduled, options.retryAfterMs ?? 0);
 }

@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import type { Db, Queryable } from '../../db/db.js';
 import { decodeSeqCursor, page } from '../../lib/cursor.js';
 import { conflict, notFound } from '../../lib/errors.js';
+import { firstRow } from '../../lib/first-row.js';
 import { newId } from '../../lib/ids.js';
 import type { RecordedEvent } from '../events/index.js';
 import type { NoticeInput } from '../notices/index.js';
@@ -175,8 +176,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
       }
       const row = await repo.requeueDelivery(db, deliveryId, clock.now());
       if (!row) throw conflict('An attempt of this delivery is in progress');
-      const [view] = await toViews(db, [row]);
-      return view;
+      return firstRow(await toViews(db, [row]), 'view of the requeued delivery');
     },
 
     // ---- endpoint health and bulk actions (issue "Running for years") ----

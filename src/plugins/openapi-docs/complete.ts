@@ -266,7 +266,8 @@ export function sample(schema: unknown, depth = 0, name = '', parent = ''): unkn
 }
 
 function sampleString(s: Json, name: string, parent: string): string {
-  if (typeof s.pattern === 'string' && SAMPLE_STRINGS[s.pattern]) return SAMPLE_STRINGS[s.pattern];
+  const byPattern = typeof s.pattern === 'string' ? SAMPLE_STRINGS[s.pattern] : undefined;
+  if (byPattern) return byPattern;
   const named = STRING_BY_NAME[`${parent}.${name}`] ?? STRING_BY_NAME[name];
   if (named !== undefined && !s.pattern && !s.format && named.length <= ((s.maxLength as number | undefined) ?? 1e9)) {
     return named;
@@ -404,7 +405,8 @@ function badRequestTitle(op: Json): string {
   return 'Malformed URL';
 }
 
-function exampleTitle(code: string): string {
+/** The example error title of a status, or undefined for one without an example. */
+function exampleTitle(code: string): string | undefined {
   return (
     {
       '400': 'body/items/0/quantity must be > 0',
@@ -432,9 +434,9 @@ export function completeOpenApi(document: Json): Json {
   if (schemas.Error) {
     schemas.Error.description = 'Every error answer: a short title naming the field or the rule, and the HTTP status.';
     describeFields(schemas.Error, 'Error');
-    const props = schemas.Error.properties as Record<string, Json>;
-    props.title.description ??= 'What went wrong, naming the field or the rule, in one line.';
-    props.status.description ??= 'The HTTP status, repeated.';
+    const { title, status } = schemas.Error.properties as Record<string, Json>;
+    if (title) title.description ??= 'What went wrong, naming the field or the rule, in one line.';
+    if (status) status.description ??= 'The HTTP status, repeated.';
   }
   document.webhooks = openApiWebhooks();
   document[EVENT_CATALOG_EXTENSION.key] = EVENT_CATALOG_EXTENSION.value;

@@ -36,7 +36,7 @@ export function preferredEncoding(header: string | undefined): 'br' | 'gzip' | u
   if (!header) return undefined;
   const accepted = new Map<string, number>();
   for (const part of header.toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
+    const [name = '', ...params] = part.trim().split(';'); // split always gives a first part
     const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
     accepted.set(name.trim(), q === undefined ? 1 : Number(q));
   }
