@@ -2,8 +2,10 @@
 // keeps, or the reason the object is discarded. Shared by our uploads and Open Delivery's shapes.
 // Names, types and limits are those of catalog-upload-schema.ts; the plain ones are checked by
 // fieldProblem, the ones with a reading of their own (ids, prices, serving, image) here.
+
+import type { Static } from 'typebox';
 import { Decimal } from '../../lib/money.js';
-import type { Availability, Discarded, ItemExtras, PlannedProduct } from './catalog-plan-types.js';
+import type { Availability, Discarded, ItemExtras, PlannedCategory, PlannedProduct } from './catalog-plan-types.js';
 import {
   FlatItem,
   MAX_ID,
@@ -111,6 +113,29 @@ export function readItemExtras(o: Obj): ItemExtras | { reason: string } {
     imageUrl = image.url.trim();
   }
   return { ...codes, nutritionalInfo: nutritionalInfo.value, imageUrl };
+}
+
+/**
+ * A category of a whole catalog, ours or Open Delivery's (D19: index only at creation, its place
+ * in the list when not given), with its itemOfferId (null when absent); or why it is discarded.
+ */
+export function readCategory(
+  raw: Obj,
+  pdvId: string,
+  place: number,
+): { category: PlannedCategory; itemOfferId: unknown[] | null } | { reason: string } {
+  const reason = fieldProblem(UploadCategory, raw, CATEGORY_FIELDS);
+  if (reason) return { reason };
+  const read = raw as Partial<Static<typeof UploadCategory>>;
+  return {
+    category: {
+      pdvId,
+      name: (read.name ?? '').trim(),
+      index: read.index ?? place,
+      status: read.status ?? 'AVAILABLE',
+    },
+    itemOfferId: read.itemOfferId ?? null,
+  };
 }
 
 export function readArray(o: Obj, key: string, discarded: Discarded[]): unknown[] {

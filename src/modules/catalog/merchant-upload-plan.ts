@@ -4,7 +4,6 @@
 import type { Static } from 'typebox';
 import { discardBeyondFirst, eachEntity } from './catalog-entities.js';
 import {
-  CATEGORY_FIELDS,
   CREATION_FIELDS,
   fieldProblem,
   type ItemExtras,
@@ -12,12 +11,13 @@ import {
   isStatus,
   plannedProduct,
   readArray,
+  readCategory,
   readId,
   readItemExtras,
   readOfferPrice,
 } from './catalog-fields.js';
 import type { Availability, Discarded, MerchantPlan, PlannedProduct, UploadEnvelope } from './catalog-plan-types.js';
-import { UploadCategory, UploadItem, UploadItemOffer } from './catalog-upload-schema.js';
+import { UploadItem, UploadItemOffer } from './catalog-upload-schema.js';
 
 /** Spec 4.3 for entityType MERCHANT: the chain category → itemOffer → item, and the removal rules. */
 export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
@@ -87,16 +87,10 @@ export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
   const linkKeys = new Set<string>();
   const categoryList = { kind: 'categories', discarded, owner: 'kept' } as const;
   eachEntity(readArray(root, 'categories', discarded), categoryList, (raw, id, index, drop) => {
-    const problem = fieldProblem(UploadCategory, raw, CATEGORY_FIELDS);
-    if (problem) return drop(problem);
-    const category = raw as Partial<Static<typeof UploadCategory>>;
-    plan.categories.push({
-      pdvId: id,
-      name: (category.name ?? '').trim(),
-      index: category.index ?? index,
-      status: category.status ?? 'AVAILABLE',
-    });
-    const refs: unknown[] = category.itemOfferId ?? [];
+    const read = readCategory(raw, id, index);
+    if ('reason' in read) return drop(read.reason);
+    plan.categories.push(read.category);
+    const refs = read.itemOfferId ?? [];
     refs.forEach((ref, position) => {
       const offerId = readId(ref);
       const offer = offerId === null ? undefined : offers.get(offerId);

@@ -17,7 +17,6 @@
 import type { Static } from 'typebox';
 import {
   type Availability,
-  CATEGORY_FIELDS,
   type Discarded,
   eachEntity,
   fieldProblem,
@@ -27,9 +26,10 @@ import {
   type MerchantPlan,
   type PlannedProduct,
   plannedProduct,
+  readCategory,
   readId,
 } from './catalog-upload-plan.js';
-import { UploadCategory, UploadItem, UploadItemOffer } from './catalog-upload-schema.js';
+import { UploadItem, UploadItemOffer } from './catalog-upload-schema.js';
 import { type OdItemFields, readOdItemFields, readOdPrice } from './od-entity-fields.js';
 
 type Obj = Record<string, unknown>;
@@ -225,20 +225,14 @@ export function planOdMerchant(root: unknown, statusOverride?: Availability): Od
   let decorated = 0;
   const categoryList = { kind: 'categories', discarded, owner: 'kept' } as const;
   eachEntity(lists.categories, categoryList, (raw, id, index, drop) => {
-    const problem = fieldProblem(UploadCategory, raw, CATEGORY_FIELDS);
-    if (problem) return drop(problem);
+    const read = readCategory(raw, id, index);
+    if ('reason' in read) return drop(read.reason);
     if (listed !== null && !listed.has(id)) return drop('no menu lists it (menus[].categoryId)');
     if (has(raw, 'image') || has(raw, 'description')) decorated += 1;
     if (Array.isArray(raw.availabilityId) && raw.availabilityId.length > 0) timed += 1;
-    const category = raw as Partial<Static<typeof UploadCategory>>;
-    plan.categories.push({
-      pdvId: id,
-      name: (category.name ?? '').trim(),
-      index: category.index ?? index,
-      status: category.status ?? 'AVAILABLE',
-    });
+    plan.categories.push(read.category);
     // OD: a category without itemOfferId holds every offer.
-    const refs: unknown[] = category.itemOfferId ?? [...offers.keys()];
+    const refs = read.itemOfferId ?? [...offers.keys()];
     const inCategory: Array<{ offerId: string; offer: ReadOffer; place: number }> = [];
     refs.forEach((ref, place) => {
       const offerId = readId(ref);
