@@ -26,6 +26,8 @@ const MAX_IMAGE_URL = maxLengthOf(UploadImage.properties.url);
 
 /** What an item carries beyond an ITEM update: name, description, unit (set at creation, spec 4.3). */
 export const CREATION_FIELDS = keysBeyond(UploadItem, FlatItem);
+/** An item's fields that its schema alone says how to check (externalCode, ean, nutritionalInfo). */
+const PLAIN_ITEM_FIELDS = keysExcept(FlatItem, 'id', 'serving', 'image');
 /** A category's fields but its id (read by eachEntity), ours and Open Delivery's alike. */
 export const CATEGORY_FIELDS = keysExcept(UploadCategory, 'id');
 
@@ -99,6 +101,8 @@ export function readNutritionalInfo(o: Obj): { value: string | null } | { reason
 
 /** Fields an item carries in both MERCHANT and ITEM uploads (D18). */
 export function readItemExtras(o: Obj): ItemExtras | { reason: string } {
+  const reason = fieldProblem(FlatItem, o, PLAIN_ITEM_FIELDS);
+  if (reason) return { reason };
   const codes = readItemCodes(o);
   if ('reason' in codes) return codes;
   const nutritionalInfo = readNutritionalInfo(o);
