@@ -5,7 +5,7 @@
 // against its shape), catalog-plan-types.ts (plan shapes), catalog-fields.ts (field readers),
 // catalog-entities.ts (the walk of each list of entities), merchant-upload-plan.ts (MERCHANT),
 // flat-upload-plan.ts (ITEM, ITEM_OFFER), sync-outcome.ts (D17 reports).
-import type { UploadEnvelope, UploadPlan } from './catalog-plan-types.js';
+import type { EntityType, UploadEnvelope, UploadPlan } from './catalog-plan-types.js';
 import { planItemUpload, planOfferUpload } from './flat-upload-plan.js';
 import { planMerchantUpload } from './merchant-upload-plan.js';
 
@@ -16,13 +16,11 @@ export * from './flat-upload-plan.js';
 export * from './merchant-upload-plan.js';
 export * from './sync-outcome.js';
 
-export function planUpload(envelope: UploadEnvelope): UploadPlan {
-  switch (envelope.entityType) {
-    case 'MERCHANT':
-      return planMerchantUpload(envelope);
-    case 'ITEM':
-      return planItemUpload(envelope);
-    case 'ITEM_OFFER':
-      return planOfferUpload(envelope);
-  }
-}
+/** The planner of each entityType of our upload. */
+const PLANNERS: { [E in EntityType]: (envelope: UploadEnvelope) => UploadPlan } = {
+  MERCHANT: planMerchantUpload,
+  ITEM: planItemUpload,
+  ITEM_OFFER: planOfferUpload,
+};
+
+export const planUpload = (envelope: UploadEnvelope): UploadPlan => PLANNERS[envelope.entityType](envelope);
