@@ -43,7 +43,8 @@ export interface CatalogMerchantObject {
   itemOffers: Array<{
     id: string;
     itemId: string;
-    price: { value: number; currency?: string };
+    /** In BRL (per kilogram for a KG item). */
+    price: { value: number };
     status?: Availability;
   }>;
   items: Array<{
@@ -72,7 +73,8 @@ export interface CatalogItemObject {
 /** D18: flat ITEM_OFFER entries update price and/or availability of existing products. */
 export interface CatalogItemOfferObject {
   itemId: string;
-  price?: { value: number; currency?: string };
+  /** In BRL. */
+  price?: { value: number };
   status?: Availability;
 }
 

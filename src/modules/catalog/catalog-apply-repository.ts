@@ -11,6 +11,20 @@ import type { ItemPlan, KindCounts, MerchantPlan, OfferPlan } from './catalog-up
 
 const newCode = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8).toUpperCase()}`;
 
+/** The plan's rows the merchant has already, and the new ones, whose ids are chosen here (into `ids`). */
+function splitByStored<T extends { pdvId: string }>(rows: T[], ids: Map<string, string>): [T[], T[]] {
+  const stored = rows.filter((r) => ids.has(r.pdvId));
+  const fresh = rows.filter((r) => !ids.has(r.pdvId));
+  for (const r of fresh) ids.set(r.pdvId, newSortableId());
+  return [stored, fresh];
+}
+
+/** Ids of the POS-linked rows whose POS id the payload's rows do not carry. */
+function notIn(ids: Map<string, string>, rows: { pdvId: string }[]): string[] {
+  const inPayload = new Set(rows.map((r) => r.pdvId));
+  return [...ids].filter(([pdv]) => !inPayload.has(pdv)).map(([, id]) => id);
+}
+
 export async function applyMerchantPlan(
   tx: Queryable,
   merchantId: string,
@@ -35,10 +49,7 @@ export async function applyMerchantPlan(
   // Categories: index only at creation; name and status every upload (D19); rows that did not
   // change are not rewritten. A category whose products changed (a link added, dropped or moved)
   // is updated too: its itemOfferId is part of it in the payload.
-  const cats = plan.categories;
-  const oldCats = cats.filter((c) => categoryIds.has(c.pdvId));
-  const newCats = cats.filter((c) => !categoryIds.has(c.pdvId));
-  for (const c of newCats) categoryIds.set(c.pdvId, newSortableId());
+  const [oldCats, newCats] = splitByStored(plan.categories, categoryIds);
   categories.created = newCats.length;
   const changedCats = new Set<string>();
   if (oldCats.length > 0) {
@@ -73,10 +84,7 @@ export async function applyMerchantPlan(
   // Products: name, description, unit only at creation; price and status from the offer; the
   // other item fields when given, kept when absent. Stock is never written (spec 4.3). Unchanged
   // rows are not rewritten, so re-sending the same catalog is cheap.
-  const ps = plan.products;
-  const oldPs = ps.filter((p) => productIds.has(p.pdvId));
-  const newPs = ps.filter((p) => !productIds.has(p.pdvId));
-  for (const p of newPs) productIds.set(p.pdvId, newSortableId());
+  const [oldPs, newPs] = splitByStored(plan.products, productIds);
   products.created = newPs.length;
   const changedProducts = new Set<string>();
   if (oldPs.length > 0) {
@@ -220,10 +228,8 @@ export async function applyMerchantPlan(
   if (plan.replace) {
     // Removal rules (spec 4.3): only POS-linked records absent from the payload; their links,
     // images and cuts go with them (ON DELETE CASCADE); hand-made content stays.
-    const inPayload = new Set(ps.map((p) => p.pdvId));
-    const goneProducts = [...productIds].filter(([pdv]) => !inPayload.has(pdv)).map(([, id]) => id);
-    const catsInPayload = new Set(cats.map((c) => c.pdvId));
-    const goneCategories = [...categoryIds].filter(([pdv]) => !catsInPayload.has(pdv)).map(([, id]) => id);
+    const goneProducts = notIn(productIds, plan.products);
+    const goneCategories = notIn(categoryIds, plan.categories);
     const removedProducts = await tx.query(`DELETE FROM products WHERE id = ANY($1::uuid[])`, [goneProducts]);
     products.removed = removedProducts.rowCount;
     const removedCategories = await tx.query(`DELETE FROM categories WHERE id = ANY($1::uuid[])`, [goneCategories]);

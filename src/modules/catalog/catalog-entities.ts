@@ -49,3 +49,15 @@ export function eachEntity(
   }
   return claimed;
 }
+
+/** Spec 4.3: a MERCHANT body is one store; the entries after updatedObjects[0] are discarded and reported. */
+export function discardBeyondFirst(updatedObjects: unknown[], discarded: Discarded[]): void {
+  for (let i = 1; i < updatedObjects.length; i++) {
+    discarded.push({
+      kind: 'updatedObjects',
+      id: null,
+      index: i,
+      reason: 'only updatedObjects[0] is read when entityType is MERCHANT',
+    });
+  }
+}

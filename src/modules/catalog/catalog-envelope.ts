@@ -1,11 +1,7 @@
 // Spec 4.3 envelope rules of our upload body, shared by the route (PUT /v1/merchantUpdate) and the
 // pull (D20), whose answer did not come through the route's schema.
 import { isStatus, type UploadEnvelope } from './catalog-upload-plan.js';
-
-const ENTITY_TYPES = ['MERCHANT', 'ITEM', 'ITEM_OFFER'] as const;
-
-/** D34: the only top-level keys of PUT and POST /v1/merchantUpdate. */
-export const ENVELOPE_KEYS = ['entityType', 'merchantStatus', 'onlyAddProducts', 'updatedObjects'] as const;
+import { ENTITY_TYPES, ENVELOPE_KEYS } from './catalog-upload-schema.js';
 
 /** Edits (insert, delete, substitute, swap two neighbours) between two short keys. */
 function editDistance(a: string, b: string): number {
@@ -65,7 +61,7 @@ export function checkEnvelope(body: unknown): { envelope: UploadEnvelope } | { r
   const b = body as Record<string, unknown>;
   if (b.entityType === undefined) return { reason: 'entityType is required' };
   if (!ENTITY_TYPES.includes(b.entityType as never)) {
-    return { reason: 'entityType must be one of MERCHANT, ITEM, ITEM_OFFER' };
+    return { reason: `entityType must be one of ${ENTITY_TYPES.join(', ')}` };
   }
   const reason = checkMerchantStatus(b.entityType as UploadEnvelope['entityType'], b.merchantStatus);
   if (reason) return { reason };

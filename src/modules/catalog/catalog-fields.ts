@@ -1,19 +1,36 @@
 // Readers of the fields an upload carries (spec 4.3, D9, D18): each returns the value the catalog
 // keeps, or the reason the object is discarded. Shared by our uploads and Open Delivery's shapes.
-import { Decimal } from '../../lib/money.js';
-import type { Availability, Discarded, ItemExtras, PlannedProduct } from './catalog-plan-types.js';
+// Names, types and limits are those of catalog-upload-schema.ts; the plain ones are checked by
+// fieldProblem, the ones with a reading of their own (ids, prices, serving, image) here.
 
-export const MAX_ID = 255;
-export const MAX_NAME = 500;
-export const MAX_TEXT = 10_000;
-export const MAX_URL = 2048;
+import type { Static } from 'typebox';
+import { Decimal } from '../../lib/money.js';
+import type { Availability, Discarded, ItemExtras, PlannedCategory, PlannedProduct } from './catalog-plan-types.js';
+import {
+  FlatItem,
+  MAX_ID,
+  MAX_NAME,
+  MAX_TEXT,
+  MAX_URL,
+  UploadCategory,
+  UploadImage,
+  UploadItem,
+} from './catalog-upload-schema.js';
+import { fieldProblem, has, isObject, keysBeyond, keysExcept, maxLengthOf, type Obj } from './upload-field-check.js';
+
+export { fieldProblem, has, isObject, MAX_ID, MAX_NAME, MAX_TEXT, MAX_URL, type Obj };
+
 const MAX_PRICE = new Decimal('9999999999.9999');
 const PLAIN_PRICE = /^\d{1,10}(\.\d{1,4})?$/;
+const MAX_IMAGE_URL = maxLengthOf(UploadImage.properties.url);
 
-export type Obj = Record<string, unknown>;
-export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** Present and not null. */
-export const has = (o: Obj, key: string) => Object.hasOwn(o, key) && o[key] !== undefined && o[key] !== null;
+/** What an item carries beyond an ITEM update: name, description, unit (set at creation, spec 4.3). */
+export const CREATION_FIELDS = keysBeyond(UploadItem, FlatItem);
+/** An item's fields that its schema alone says how to check (externalCode, ean, nutritionalInfo). */
+const PLAIN_ITEM_FIELDS = keysExcept(FlatItem, 'id', 'serving', 'image');
+/** A category's fields but its id (read by eachEntity), ours and Open Delivery's alike. */
+export const CATEGORY_FIELDS = keysExcept(UploadCategory, 'id');
+
 export const isStatus = (v: unknown): v is Availability => v === 'AVAILABLE' || v === 'UNAVAILABLE';
 
 /** A usable POS id: a non-blank string (or a finite number, which POS systems do send) of sane length. */
@@ -37,18 +54,15 @@ export function readPrice(v: unknown, field: string): { value: string } | { reas
   return { value: d.toFixed() };
 }
 
+/** `price.value` of an offer (D9): the price object and its value must be there once `price` is. */
+export function readOfferPrice(o: Obj): { value: string } | { reason: string } {
+  if (!isObject(o.price) || !has(o.price, 'value')) return { reason: 'price.value is missing' };
+  return readPrice(o.price.value, 'price.value');
+}
+
 /** Spec 4.3: `serving` is an integer; text (or anything else that is not one) becomes 0. */
 export function readServing(v: unknown): number {
   return typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= 1_000_000 ? v : 0;
-}
-
-/** Optional string field: absent → null (keep), a string → trimmed value, anything else → a reason. */
-export function optionalText(o: Obj, key: string, max: number): { value: string | null } | { reason: string } {
-  if (!has(o, key)) return { value: null };
-  const v = o[key];
-  if (typeof v !== 'string') return { reason: `${key} must be a string` };
-  if (v.length > max) return { reason: `${key} is longer than ${max} characters` };
-  return { value: v };
 }
 
 export type { ItemExtras };
@@ -64,28 +78,31 @@ export function plannedProduct(
   return { pdvId, name, description, unit, price, status, externalCode, ean, serving, nutritionalInfo, imageUrl };
 }
 
+/** Text read as given (untrimmed), or null when absent: the caller checked it with fieldProblem. */
+const textOrNull = (o: Obj, key: string): string | null => (has(o, key) ? (o[key] as string) : null);
+
 /** An item's codes and serving, read alike in our uploads and Open Delivery's. */
 export function readItemCodes(o: Obj): Pick<ItemExtras, 'externalCode' | 'ean' | 'serving'> | { reason: string } {
-  const externalCode = optionalText(o, 'externalCode', MAX_ID);
-  if ('reason' in externalCode) return externalCode;
-  const ean = optionalText(o, 'ean', MAX_ID);
-  if ('reason' in ean) return ean;
+  const reason = fieldProblem(FlatItem, o, ['externalCode', 'ean']);
+  if (reason) return { reason };
   return {
-    externalCode: externalCode.value,
-    ean: ean.value,
+    externalCode: textOrNull(o, 'externalCode'),
+    ean: textOrNull(o, 'ean'),
     serving: has(o, 'serving') ? readServing(o.serving) : null,
   };
 }
 
 /** `nutritionalInfo`, kept as given (JSON text); absent → null. */
 export function readNutritionalInfo(o: Obj): { value: string | null } | { reason: string } {
-  if (!has(o, 'nutritionalInfo')) return { value: null };
-  if (!isObject(o.nutritionalInfo)) return { reason: 'nutritionalInfo must be an object' };
-  return { value: JSON.stringify(o.nutritionalInfo) };
+  const reason = fieldProblem(FlatItem, o, ['nutritionalInfo']);
+  if (reason) return { reason };
+  return { value: has(o, 'nutritionalInfo') ? JSON.stringify(o.nutritionalInfo) : null };
 }
 
 /** Fields an item carries in both MERCHANT and ITEM uploads (D18). */
 export function readItemExtras(o: Obj): ItemExtras | { reason: string } {
+  const reason = fieldProblem(FlatItem, o, PLAIN_ITEM_FIELDS);
+  if (reason) return { reason };
   const codes = readItemCodes(o);
   if ('reason' in codes) return codes;
   const nutritionalInfo = readNutritionalInfo(o);
@@ -96,10 +113,33 @@ export function readItemExtras(o: Obj): ItemExtras | { reason: string } {
     if (!isObject(image) || typeof image.url !== 'string' || !image.url.trim()) {
       return { reason: 'image.url must be a non-empty string' };
     }
-    if (image.url.length > MAX_URL) return { reason: `image.url is longer than ${MAX_URL} characters` };
+    if (image.url.length > MAX_IMAGE_URL) return { reason: `image.url is longer than ${MAX_IMAGE_URL} characters` };
     imageUrl = image.url.trim();
   }
   return { ...codes, nutritionalInfo: nutritionalInfo.value, imageUrl };
+}
+
+/**
+ * A category of a whole catalog, ours or Open Delivery's (D19: index only at creation, its place
+ * in the list when not given), with its itemOfferId (null when absent); or why it is discarded.
+ */
+export function readCategory(
+  raw: Obj,
+  pdvId: string,
+  place: number,
+): { category: PlannedCategory; itemOfferId: unknown[] | null } | { reason: string } {
+  const reason = fieldProblem(UploadCategory, raw, CATEGORY_FIELDS);
+  if (reason) return { reason };
+  const read = raw as Partial<Static<typeof UploadCategory>>;
+  return {
+    category: {
+      pdvId,
+      name: (read.name ?? '').trim(),
+      index: read.index ?? place,
+      status: read.status ?? 'AVAILABLE',
+    },
+    itemOfferId: read.itemOfferId ?? null,
+  };
 }
 
 export function readArray(o: Obj, key: string, discarded: Discarded[]): unknown[] {

@@ -1,16 +1,14 @@
 // The shapes of catalog processing (spec 4.3, D17, D18, D19): what an accepted upload holds, what
 // is discarded and why, and the plans the repository applies set-based.
 
-export type EntityType = 'MERCHANT' | 'ITEM' | 'ITEM_OFFER';
+import type { Static } from 'typebox';
+import type { ENTITY_TYPES, UploadEnvelope as UploadEnvelopeSchema } from './catalog-upload-schema.js';
+
+export type EntityType = (typeof ENTITY_TYPES)[number];
 export type Availability = 'AVAILABLE' | 'UNAVAILABLE';
 
 /** What an accepted upload holds (the route checked only this envelope). */
-export interface UploadEnvelope {
-  entityType: EntityType;
-  merchantStatus?: unknown;
-  onlyAddProducts?: boolean;
-  updatedObjects: unknown[];
-}
+export type UploadEnvelope = Static<typeof UploadEnvelopeSchema>;
 
 export type DiscardKind = 'updatedObjects' | 'categories' | 'itemOffers' | 'items' | 'links';
 

@@ -3,23 +3,10 @@ import { toNumber } from '../../lib/money.js';
 import { DateTime, Status, Uuid } from '../../lib/schemas.js';
 import { OD_ENTITY_TYPES } from '../opendelivery/index.js';
 import type { ProductRow } from './catalog-repository.js';
+import { UploadEnvelope } from './catalog-upload-schema.js';
 
-/**
- * PUT /v1/merchantUpdate envelope (spec 4.3). Only the envelope is checked here: the inner
- * objects are read by processing, which discards and reports malformed ones instead of refusing
- * the whole upload. merchantStatus is checked in the handler: required for MERCHANT, accepted and
- * ignored (whatever it holds) for ITEM and ITEM_OFFER.
- */
-export const MerchantUpdateBody = Type.Object(
-  {
-    entityType: Type.Enum(['MERCHANT', 'ITEM', 'ITEM_OFFER']),
-    merchantStatus: Type.Optional(Type.Unknown()),
-    onlyAddProducts: Type.Optional(Type.Boolean()),
-    updatedObjects: Type.Array(Type.Unknown(), { maxItems: 200_000 }),
-  },
-  // D34: any other top-level key is refused (the route checks it before validation).
-  { additionalProperties: false },
-);
+/** PUT /v1/merchantUpdate envelope (spec 4.3, D34): the four keys, written in catalog-upload-schema.ts. */
+export const MerchantUpdateBody = UploadEnvelope;
 
 export const MerchantStatusQuery = Type.Object({ merchantId: Uuid() });
 

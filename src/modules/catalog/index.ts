@@ -5,3 +5,4 @@ export { findProductsByRefs, type ProductRow } from './catalog-repository.js';
 export { catalogRoutes } from './catalog-routes.js';
 export { CutView, productView, productViewFields, SyncView } from './catalog-schemas.js';
 export { type CatalogService, createCatalogService } from './catalog-service.js';
+export { UPLOAD_BODY_VARIANTS } from './catalog-upload-schema.js';

@@ -1,22 +1,23 @@
 // Spec 4.3 for entityType MERCHANT, pure: the chain category → itemOffer → item, what is
 // discarded and why, and whether removal may happen (the repository applies the plan).
 
-import { eachEntity } from './catalog-entities.js';
+import type { Static } from 'typebox';
+import { discardBeyondFirst, eachEntity } from './catalog-entities.js';
 import {
-  has,
+  CREATION_FIELDS,
+  fieldProblem,
   type ItemExtras,
   isObject,
   isStatus,
-  MAX_NAME,
-  MAX_TEXT,
-  optionalText,
   plannedProduct,
   readArray,
+  readCategory,
   readId,
   readItemExtras,
-  readPrice,
+  readOfferPrice,
 } from './catalog-fields.js';
 import type { Availability, Discarded, MerchantPlan, PlannedProduct, UploadEnvelope } from './catalog-plan-types.js';
+import { UploadItem, UploadItemOffer } from './catalog-upload-schema.js';
 
 /** Spec 4.3 for entityType MERCHANT: the chain category → itemOffer → item, and the removal rules. */
 export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
@@ -41,14 +42,7 @@ export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
     return plan;
   }
   plan.merchantPdvId = rootId;
-  for (let i = 1; i < envelope.updatedObjects.length; i++) {
-    discarded.push({
-      kind: 'updatedObjects',
-      id: null,
-      index: i,
-      reason: 'only updatedObjects[0] is read when entityType is MERCHANT',
-    });
-  }
+  discardBeyondFirst(envelope.updatedObjects, discarded);
 
   // Items, by POS id.
   const items = new Map<string, { index: number; name: string; description: string; unit: 'KG' | 'UN' } & ItemExtras>();
@@ -56,18 +50,16 @@ export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
     readArray(root, 'items', discarded),
     { kind: 'items', discarded },
     (raw, id, index, drop) => {
-      if (typeof raw.name !== 'string' || !raw.name.trim()) return drop('name is missing');
-      if (raw.name.length > MAX_NAME) return drop(`name is longer than ${MAX_NAME} characters`);
-      const description = optionalText(raw, 'description', MAX_TEXT);
-      if ('reason' in description) return drop(description.reason);
-      if (has(raw, 'unit') && raw.unit !== 'KG' && raw.unit !== 'UN') return drop('unit must be KG or UN');
+      const problem = fieldProblem(UploadItem, raw, CREATION_FIELDS);
+      if (problem) return drop(problem);
       const extras = readItemExtras(raw);
       if ('reason' in extras) return drop(extras.reason);
+      const item = raw as Partial<Static<typeof UploadItem>>;
       items.set(id, {
         index,
-        name: raw.name.trim(),
-        description: description.value ?? '',
-        unit: raw.unit === 'KG' ? 'KG' : 'UN',
+        name: (item.name ?? '').trim(),
+        description: item.description ?? '',
+        unit: item.unit === 'KG' ? 'KG' : 'UN',
         ...extras,
       });
     },
@@ -79,10 +71,10 @@ export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
   const offerIds = eachEntity(readArray(root, 'itemOffers', discarded), offerList, (raw, id, index, drop) => {
     const itemId = readId(raw.itemId);
     if (itemId === null) return drop('itemId is missing');
-    if (!isObject(raw.price) || !has(raw.price, 'value')) return drop('price.value is missing');
-    const price = readPrice(raw.price.value, 'price.value');
+    const price = readOfferPrice(raw);
     if ('reason' in price) return drop(price.reason);
-    if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
+    const problem = fieldProblem(UploadItemOffer, raw, ['status']);
+    if (problem) return drop(problem);
     if (!items.has(itemId)) {
       // An id the items list had but discarded: that item's own reason is reported with it.
       return drop(itemIds.has(itemId) ? `item "${itemId}" was discarded` : `itemId "${itemId}" matches no item`);
@@ -95,20 +87,10 @@ export function planMerchantUpload(envelope: UploadEnvelope): MerchantPlan {
   const linkKeys = new Set<string>();
   const categoryList = { kind: 'categories', discarded, owner: 'kept' } as const;
   eachEntity(readArray(root, 'categories', discarded), categoryList, (raw, id, index, drop) => {
-    if (typeof raw.name !== 'string' || !raw.name.trim()) return drop('name is missing');
-    if (raw.name.length > MAX_NAME) return drop(`name is longer than ${MAX_NAME} characters`);
-    if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
-    if (has(raw, 'index') && !(Number.isInteger(raw.index) && (raw.index as number) >= 0)) {
-      return drop('index must be a whole number from 0');
-    }
-    if (has(raw, 'itemOfferId') && !Array.isArray(raw.itemOfferId)) return drop('itemOfferId must be an array');
-    plan.categories.push({
-      pdvId: id,
-      name: raw.name.trim(),
-      index: has(raw, 'index') ? (raw.index as number) : index,
-      status: isStatus(raw.status) ? raw.status : 'AVAILABLE',
-    });
-    const refs = (raw.itemOfferId as unknown[] | undefined) ?? [];
+    const read = readCategory(raw, id, index);
+    if ('reason' in read) return drop(read.reason);
+    plan.categories.push(read.category);
+    const refs = read.itemOfferId ?? [];
     refs.forEach((ref, position) => {
       const offerId = readId(ref);
       const offer = offerId === null ? undefined : offers.get(offerId);

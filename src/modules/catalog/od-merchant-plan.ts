@@ -14,21 +14,22 @@
 //   options     option groups and options are not held; items used only as options are no products
 // Size: one file, one walk (items → offers → menus → categories → products), read top to bottom like
 // planMerchantUpload; the field readers it shares with notifications are in od-entity-fields.ts.
+import type { Static } from 'typebox';
 import {
   type Availability,
   type Discarded,
   eachEntity,
+  fieldProblem,
   has,
   isObject,
   isStatus,
-  MAX_NAME,
-  MAX_TEXT,
   type MerchantPlan,
-  optionalText,
   type PlannedProduct,
   plannedProduct,
+  readCategory,
   readId,
 } from './catalog-upload-plan.js';
+import { UploadItem, UploadItemOffer } from './catalog-upload-schema.js';
 import { type OdItemFields, readOdItemFields, readOdPrice } from './od-entity-fields.js';
 
 type Obj = Record<string, unknown>;
@@ -157,19 +158,20 @@ export function planOdMerchant(root: unknown, statusOverride?: Availability): Od
   const items = new Map<string, ReadItem>();
   let droppedImages = 0;
   const itemIds = eachEntity(lists.items, { kind: 'items', discarded }, (raw, id, index, drop) => {
-    if (typeof raw.name !== 'string' || !raw.name.trim()) return drop('name is missing');
-    if (raw.name.length > MAX_NAME) return drop(`name is longer than ${MAX_NAME} characters`);
+    const named = fieldProblem(UploadItem, raw, ['name']);
+    if (named) return drop(named);
+    // OD: unit is required, and some of its units have no place here.
     if (!has(raw, 'unit')) return drop('unit is missing (KG for a price per kilogram, UN for a price per unit)');
     if (FOREIGN_UNITS.has(raw.unit as string)) {
       return drop(`unit ${raw.unit} cannot be sold here: only KG (price per kilogram) and UN (price per unit)`);
     }
-    if (raw.unit !== 'KG' && raw.unit !== 'UN') return drop('unit must be KG or UN');
-    const description = optionalText(raw, 'description', MAX_TEXT);
+    const problem = fieldProblem(UploadItem, raw, ['unit', 'description']);
+    if (problem) return drop(problem);
     const fields = readOdItemFields(raw);
-    if ('reason' in description) return drop(description.reason);
     if ('reason' in fields) return drop(fields.reason);
     droppedImages += fields.droppedImages;
-    items.set(id, { index, name: raw.name.trim(), description: description.value ?? '', unit: raw.unit, ...fields });
+    const item = raw as Static<typeof UploadItem> & { unit: 'KG' | 'UN' };
+    items.set(id, { index, name: item.name.trim(), description: item.description ?? '', unit: item.unit, ...fields });
   });
 
   // Offers, by id.
@@ -183,7 +185,8 @@ export function planOdMerchant(root: unknown, statusOverride?: Availability): Od
     const price = readOdPrice(raw);
     if (itemId === null) return drop('itemId is missing');
     if ('reason' in price) return drop(price.reason);
-    if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
+    const problem = fieldProblem(UploadItemOffer, raw, ['status']);
+    if (problem) return drop(problem);
     if (has(raw, 'index') && !isIndex(raw.index)) return drop('index must be a whole number from 0');
     if (!items.has(itemId)) {
       // An id the items list had but discarded: that item's own reason is reported with it.
@@ -232,22 +235,14 @@ export function planOdMerchant(root: unknown, statusOverride?: Availability): Od
   let decorated = 0;
   const categoryList = { kind: 'categories', discarded, owner: 'kept' } as const;
   eachEntity(lists.categories, categoryList, (raw, id, index, drop) => {
-    if (typeof raw.name !== 'string' || !raw.name.trim()) return drop('name is missing');
-    if (raw.name.length > MAX_NAME) return drop(`name is longer than ${MAX_NAME} characters`);
-    if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
-    if (has(raw, 'index') && !isIndex(raw.index)) return drop('index must be a whole number from 0');
-    if (has(raw, 'itemOfferId') && !Array.isArray(raw.itemOfferId)) return drop('itemOfferId must be an array');
+    const read = readCategory(raw, id, index);
+    if ('reason' in read) return drop(read.reason);
     if (listed !== null && !listed.has(id)) return drop('no menu lists it (menus[].categoryId)');
     if (has(raw, 'image') || has(raw, 'description')) decorated += 1;
     if (Array.isArray(raw.availabilityId) && raw.availabilityId.length > 0) timed += 1;
-    plan.categories.push({
-      pdvId: id,
-      name: raw.name.trim(),
-      index: isIndex(raw.index) ? raw.index : index,
-      status: isStatus(raw.status) ? raw.status : 'AVAILABLE',
-    });
+    plan.categories.push(read.category);
     // OD: a category without itemOfferId holds every offer.
-    const refs: unknown[] = Array.isArray(raw.itemOfferId) ? raw.itemOfferId : [...offers.keys()];
+    const refs = read.itemOfferId ?? [...offers.keys()];
     const inCategory: Array<{ offerId: string; offer: ReadOffer; place: number }> = [];
     refs.forEach((ref, place) => {
       const offerId = readId(ref);

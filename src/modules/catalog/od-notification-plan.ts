@@ -10,17 +10,20 @@
 //   CATEGORY     existing categories by id: name and status (D19); membership and order change
 //                with the whole menu
 //   BASIC_INFO, SERVICE, MENU, OPTION_GROUP, OPTION, AVAILABILITY: accepted, not applied, said so
+
+import type { Static } from 'typebox';
 import type { OdEntityType } from '../opendelivery/index.js';
 import {
   type Availability,
   type Discarded,
+  discardBeyondFirst,
   eachEntity,
-  has,
+  fieldProblem,
   type ItemPlan,
-  isStatus,
-  MAX_NAME,
   type OfferPlan,
+  planOffers,
 } from './catalog-upload-plan.js';
+import { UploadCategory } from './catalog-upload-schema.js';
 import { readOdItemFields, readOdPrice } from './od-entity-fields.js';
 import { type OdMerchantPlan, planOdMerchant } from './od-merchant-plan.js';
 
@@ -103,26 +106,11 @@ function planItems(objects: unknown[]): OdNotificationPlan {
   return { kind: 'items', items, statuses, notMapped };
 }
 
-function planOffers(objects: unknown[]): OdNotificationPlan {
-  const offers: OfferPlan = { entityType: 'ITEM_OFFER', fatal: null, offers: [], discarded: [] };
+function planOdOffers(objects: unknown[]): OdNotificationPlan {
   let withOptions = 0;
-  eachEntity(
-    objects,
-    { kind: 'itemOffers', discarded: offers.discarded, key: 'itemId' },
-    (raw, itemId, index, drop) => {
-      let price: string | null = null;
-      if (has(raw, 'price')) {
-        const read = readOdPrice(raw);
-        if ('reason' in read) return drop(read.reason);
-        price = read.value;
-      }
-      if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
-      const status = isStatus(raw.status) ? raw.status : null;
-      if (price === null && status === null) return drop('neither price.value nor status is given');
-      if (Array.isArray(raw.optionGroupsId) && raw.optionGroupsId.length > 0) withOptions += 1;
-      offers.offers.push({ pdvId: itemId, index, price, status });
-    },
-  );
+  const offers = planOffers(objects, readOdPrice, (raw) => {
+    if (Array.isArray(raw.optionGroupsId) && raw.optionGroupsId.length > 0) withOptions += 1;
+  });
   const notMapped: string[] = [];
   if (withOptions > 0)
     notMapped.push(`optionGroupsId (${withOptions} itemOffers): not held (the catalog has no options)`);
@@ -133,10 +121,10 @@ function planCategories(objects: unknown[]): OdNotificationPlan {
   const discarded: Discarded[] = [];
   const categories: CategoryUpdate[] = [];
   eachEntity(objects, { kind: 'categories', discarded }, (raw, id, index, drop) => {
-    if (typeof raw.name !== 'string' || !raw.name.trim()) return drop('name is missing');
-    if (raw.name.length > MAX_NAME) return drop(`name is longer than ${MAX_NAME} characters`);
-    if (has(raw, 'status') && !isStatus(raw.status)) return drop('status must be AVAILABLE or UNAVAILABLE');
-    categories.push({ pdvId: id, index, name: raw.name.trim(), status: isStatus(raw.status) ? raw.status : null });
+    const problem = fieldProblem(UploadCategory, raw, ['name', 'status']);
+    if (problem) return drop(problem);
+    const category = raw as Static<typeof UploadCategory>;
+    categories.push({ pdvId: id, index, name: category.name.trim(), status: category.status ?? null });
   });
   return {
     kind: 'categories',
@@ -156,14 +144,7 @@ export function planOdNotification(
   switch (entityType) {
     case 'MERCHANT': {
       const merchant = planOdMerchant(updatedObjects[0], merchantStatus ?? undefined);
-      for (let i = 1; i < updatedObjects.length; i++) {
-        merchant.plan.discarded.push({
-          kind: 'updatedObjects',
-          id: null,
-          index: i,
-          reason: 'only updatedObjects[0] is read when entityType is MERCHANT',
-        });
-      }
+      discardBeyondFirst(updatedObjects, merchant.plan.discarded);
       if (updatedObjects.length > 1 && merchant.plan.replace) {
         merchant.plan.replace = false;
         merchant.plan.removalSkipped = 'the notification had discarded objects';
@@ -173,7 +154,7 @@ export function planOdNotification(
     case 'ITEM':
       return planItems(updatedObjects);
     case 'ITEM_OFFER':
-      return planOffers(updatedObjects);
+      return planOdOffers(updatedObjects);
     case 'CATEGORY':
       return planCategories(updatedObjects);
     default:
