@@ -2,6 +2,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { registerErrorHandling } from '../plugins/error-handler.js';
+import { Refusal } from './errors.js';
 import {
   type Caller,
   declaredRoutesOf,
@@ -11,6 +13,7 @@ import {
   PER_IP,
   requireDeclaredRoutes,
 } from './route-declaration.js';
+import { ErrorBody } from './schemas.js';
 
 // A scope of app.ts takes only routes declared for its kind of caller, and keeps each declaration
 // for the suites; a declaration writes its profile mapping into the published schema once.
@@ -87,5 +90,68 @@ describe('declareRoute', () => {
     expect(schema.dialectResponses).toEqual({ 200: OdAnswer });
     expect(Object.keys(schema.response as object)).toEqual(['200', '400', '422']);
     expect(route.config).toMatchObject({ rateLimit: 'write', declaration: { access: MERCHANT_WRITE } });
+  });
+});
+
+describe('answerRefusal (through the error handler)', () => {
+  // The domain raises one Refusal whoever asked; the route's declaration says how an opendelivery
+  // key hears it (D28.3), everyone else gets D7's 400.
+  async function refusingApp() {
+    const app = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+    registerErrorHandling(app);
+    app.addSchema(ErrorBody);
+    await app.register(
+      async (scope) => {
+        requireDeclaredRoutes(scope, 'merchant');
+        scope.addHook('onRequest', async (request) => {
+          const profile = request.headers['x-profile'];
+          if (typeof profile === 'string') (request as { principal?: unknown }).principal = { profile };
+        });
+        const refuse = async () => {
+          throw new Refusal('Order is CANCELLED', { cancellationStatus: 'CANCELLED' });
+        };
+        const route = (url: string, opendelivery?: { refusedAction: { body422?: ReturnType<typeof Type.Object> } }) =>
+          scope.route(
+            declareRoute({
+              method: 'POST',
+              access: MERCHANT_WRITE,
+              ...ping,
+              url,
+              ...(opendelivery ? { opendelivery } : {}),
+              handler: refuse,
+            }),
+          );
+        route('/detailed', {
+          refusedAction: {
+            body422: Type.Object({ title: Type.String(), status: Type.Integer(), cancellationStatus: Type.String() }),
+          },
+        });
+        route('/plain', { refusedAction: {} });
+        route('/undeclared');
+      },
+      { prefix: '/v1' },
+    );
+    return app;
+  }
+
+  it('is 422 for an opendelivery key where the route declares it, with the detail only when body422 is declared', async () => {
+    const app = await refusingApp();
+    const post = async (url: string, profile?: string) => {
+      const res = await app.inject({ method: 'POST', url, headers: profile ? { 'x-profile': profile } : {} });
+      return [res.statusCode, res.headers['content-type'], res.json()];
+    };
+    const title = 'Order is CANCELLED';
+    const problem = 'application/problem+json; charset=utf-8';
+    const json = 'application/json; charset=utf-8';
+    expect(await post('/v1/detailed', 'opendelivery')).toEqual([
+      422,
+      problem,
+      { title, status: 422, cancellationStatus: 'CANCELLED' },
+    ]);
+    expect(await post('/v1/plain', 'opendelivery')).toEqual([422, problem, { title, status: 422 }]);
+    expect(await post('/v1/undeclared', 'opendelivery')).toEqual([400, problem, { title, status: 400 }]);
+    expect(await post('/v1/detailed', 'cleaver')).toEqual([400, json, { title, status: 400 }]);
+    expect(await post('/v1/detailed')).toEqual([400, json, { title, status: 400 }]);
+    await app.close();
   });
 });

@@ -4,6 +4,10 @@
 // rate-limit group, how an `opendelivery` key is answered where it differs, what a refused
 // request may still write, the audit entry it leaves, and its handler, in one object in its module.
 //
+// The profile mapping lives here, at the edge: the domain raises one outcome whoever asked (a
+// Refusal, lib/errors.ts), and the error handler asks answerRefusal how this route answers it for
+// the caller's profile (D7, D28.3), so a route's dialect never reaches into its module's service.
+//
 // Each scope of app.ts says which kind of caller its routes are for (requireDeclaredRoutes): a
 // route that is not declared, or declared for another kind, stops the start. Every declaration is
 // kept per app (declaredRoutesOf): the security suite (test/security) takes the protected routes
@@ -32,6 +36,7 @@ import type {
   RouteOptions,
 } from 'fastify';
 import type { TSchema } from 'typebox';
+import { AppError, type Refusal } from './errors.js';
 import { ErrorRef } from './schemas.js';
 
 /** The ladder of operator roles (modules/operators/roles.ts): each may do what the ones before it may. */
@@ -98,10 +103,10 @@ export interface ProfileMapping {
    */
   answers?: Record<number, TSchema>;
   /**
-   * D28.3: an action the order already has, or one its state does not allow, is 400 for a
-   * `cleaver` key (D7) and 422 for an `opendelivery` key (the domain decides, orders/order-changes.ts).
-   * Adds both answers and says so in the description; `body422` when the 422 says more than
-   * {title, status}.
+   * D28.3: an action the order already has, or one its state does not allow (a Refusal the domain
+   * raises, lib/errors.ts), is 400 for a `cleaver` key (D7) and 422 for an `opendelivery` key
+   * (answerRefusal below). Adds both answers and says so in the description; `body422` when the
+   * 422 says more than {title, status} (the refusal's `detail`, sent only when it is declared).
    */
   refusedAction?: { body422?: TSchema };
 }
@@ -161,7 +166,12 @@ export interface DeclaredRouteConfig {
   auditAction?: string;
   /** Merchant routes: the key's budget (app.ts). */
   rateLimit?: MerchantAccess['rateLimit'];
-  declaration: { access: RouteAccess; rejectedMayWrite?: RejectedMayWrite };
+  declaration: {
+    access: RouteAccess;
+    rejectedMayWrite?: RejectedMayWrite;
+    /** The declaration's `opendelivery.refusedAction`, read by answerRefusal. */
+    refusedAction?: ProfileMapping['refusedAction'];
+  };
 }
 
 /** D28.3 in the reader's words; decision numbers are taken out of the published text. */
@@ -208,6 +218,7 @@ function publishedSchema<S extends FastifySchema>(declaration: RouteDeclaration<
 /** The Fastify route options of a declaration: `app.route(declareRoute({ … }))`. */
 export function declareRoute<S extends FastifySchema>(declaration: RouteDeclaration<S>): DeclaredRouteOptions<S> {
   const { method, url, access, rejectedMayWrite, bodyLimit, attachValidation, preValidation, handler } = declaration;
+  const refusedAction = declaration.opendelivery?.refusedAction;
   const config: DeclaredRouteConfig = {
     ...('role' in access
       ? {
@@ -217,7 +228,11 @@ export function declareRoute<S extends FastifySchema>(declaration: RouteDeclarat
         }
       : {}),
     ...('rateLimit' in access && access.rateLimit !== 'perIp' ? { rateLimit: access.rateLimit } : {}),
-    declaration: { access, ...(rejectedMayWrite ? { rejectedMayWrite } : {}) },
+    declaration: {
+      access,
+      ...(rejectedMayWrite ? { rejectedMayWrite } : {}),
+      ...(refusedAction ? { refusedAction } : {}),
+    },
   };
   return {
     method,
@@ -229,6 +244,22 @@ export function declareRoute<S extends FastifySchema>(declaration: RouteDeclarat
     ...(preValidation ? { preValidation } : {}),
     handler,
   };
+}
+
+/**
+ * D28.3, the one place a refused action gets its dialect: an `opendelivery` key on a route that
+ * declares `opendelivery.refusedAction` is answered 422, with the refusal's `detail` when the route
+ * declares `body422`; every other caller (a `cleaver` key, the operator API and the console, which
+ * have no principal, a route without it) gets the refusal as it is, 400 `{title, status}` (D7).
+ * Called by the error handler (plugins/error-handler.ts), so only a refused request pays for it.
+ */
+export function answerRefusal(refusal: Refusal, request: FastifyRequest): AppError {
+  const principal = (request as { principal?: { profile?: string } }).principal;
+  if (principal?.profile !== 'opendelivery') return refusal;
+  const config = request.routeOptions.config as Partial<DeclaredRouteConfig> | undefined;
+  const declared = config?.declaration?.refusedAction;
+  if (!declared) return refusal;
+  return new AppError(422, refusal.title, declared.body422 && refusal.detail ? { body: refusal.detail } : {});
 }
 
 export interface DeclaredRoute {

@@ -3,7 +3,8 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/db.js';
 import { noteErrorTitle } from '../lib/error-title.js';
-import { AppError } from '../lib/errors.js';
+import { AppError, Refusal } from '../lib/errors.js';
+import { answerRefusal } from '../lib/route-declaration.js';
 import { validationTitle } from './validation.js';
 
 interface ErrorBody {
@@ -81,7 +82,8 @@ function errorContentType(request: FastifyRequest): string {
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { body, headers } = toErrorResponse(error);
+    // A refused action is answered as the route declares it for the caller's profile (D28.3).
+    const { body, headers } = toErrorResponse(error instanceof Refusal ? answerRefusal(error, request) : error);
     noteErrorTitle(request, body.title);
     if (body.status >= 500) {
       request.log.error({ err: error }, 'request failed');

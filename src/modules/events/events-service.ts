@@ -20,9 +20,6 @@ export const orderNotFound = () => notFound('Order not found');
 /** D32: an acknowledgment element whose eventType is not the type its id names (spec 4.13's `{title: <field>}`). */
 const wrongEventType = () => new AppError(400, 'eventType');
 
-/** The types a cleaver key may filter polling by, as the validation error names them. */
-const CLEAVER_FILTER_TYPES = [...EVENT_TYPE_BY_ID.values()].join(', ');
-
 export interface RecordEventInput {
   merchantId: string;
   orderId: string;
@@ -120,11 +117,6 @@ export function createEventsService(deps: {
         if (named.some((id) => id !== principal.merchantId.toLowerCase())) {
           throw forbidden('x-polling-merchants may name only the merchant of the access token');
         }
-      }
-      if (principal.profile !== 'opendelivery' && options.eventTypes?.includes('PREPARATION_REQUESTED')) {
-        // Open Delivery's type for ONDEMAND orders: an opendelivery key may name it (nothing
-        // matches); for a cleaver key it stays outside the spec's list, as before D28.
-        throw badRequest(`eventType must be one of ${CLEAVER_FILTER_TYPES} (query)`);
       }
       const types = options.eventTypes?.length ? [...new Set(options.eventTypes)] : undefined;
       // Nothing pending at all, so nothing of these types either (docs/adr/0012-pending-keys-cache.md).

@@ -1,11 +1,11 @@
 // How one change of an order is made (architecture.md#data-flow): read it, decide with the pure
-// rules of order-state.ts, compare-and-set the new state, record the events, in one transaction;
-// and how a refusal reads in each dialect (D7, D28.3).
+// rules of order-state.ts, compare-and-set the new state, record the events, in one transaction.
+// A refused action is one Refusal whoever asked; its status in each dialect (D7, D28.3) is the
+// route's, at the edge (answerRefusal in lib/route-declaration.ts).
 import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
-import { AppError, conflict } from '../../lib/errors.js';
+import { conflict, Refusal } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { isOpenDelivery, type Principal } from '../auth/index.js';
 import { type EventsService, type OrderEventType, orderNotFound } from '../events/index.js';
 import { type FeedRecorder, noFeed } from '../feed/index.js';
 import {
@@ -21,14 +21,12 @@ import type { CancellationRequest, OrderRow, OrderState } from './orders-reposit
 import * as repo from './orders-repository.js';
 
 /**
- * An action the order already has, or one its state does not allow: 400 with a title saying
- * why (D7), or Open Delivery's 422 for an opendelivery key (D28.3). Without a principal the
- * platform itself acted (operator API): always 400.
+ * An action the order already has, or one its state does not allow, with a title saying why (D7);
+ * `detail` is what Open Delivery's answer adds (D28.3). Whoever asked: the route answers it.
  */
-export const refused = (principal: Principal | undefined, title: string, body?: Record<string, unknown>) =>
-  new AppError(principal && isOpenDelivery(principal) ? 422 : 400, title, body ? { body } : {});
-export const alreadySameEvent = (principal?: Principal) => refused(principal, 'Order has already same event type');
-export const noRequestToAnswer = (principal?: Principal) => refused(principal, 'No cancellation request to answer');
+export const refused = (title: string, detail?: Record<string, unknown>) => new Refusal(title, detail);
+export const alreadySameEvent = () => refused('Order has already same event type');
+export const noRequestToAnswer = () => refused('No cancellation request to answer');
 const CAS_ATTEMPTS = 5;
 
 /**
@@ -208,24 +206,24 @@ export function createOrderChanges(deps: {
   }
 
   /** A lifecycle move of D7: refuses a repeat of the same event, then applies the table. */
-  function lifecycle(order: OrderRow, action: LifecycleAction, refuseRepeat: boolean, principal?: Principal): Plan {
+  function lifecycle(order: OrderRow, action: LifecycleAction, refuseRepeat: boolean): Plan {
     const eventType = ACTION_EVENT[action];
-    if (refuseRepeat && order.event_types.includes(eventType)) throw alreadySameEvent(principal);
+    if (refuseRepeat && order.event_types.includes(eventType)) throw alreadySameEvent();
     // D29: a takeout order the customer has picked up does not become ready again.
     if (action === 'readyForPickup' && order.event_types.includes('PICKED_UP')) {
-      throw refused(principal, 'Order is PICKED_UP');
+      throw refused('Order is PICKED_UP');
     }
     const result = nextStatus(order.status, action, order.type);
-    if (!result.ok) throw refused(principal, result.reason);
+    if (!result.ok) throw refused(result.reason);
     return { state: { status: result.next }, events: [{ eventType }] };
   }
 
   /** D29: PREPARING or PICKED_UP, which change lastEvent and not the status (order-state.ts). */
-  function progress(order: OrderRow, action: ProgressAction, principal: Principal): Plan {
+  function progress(order: OrderRow, action: ProgressAction): Plan {
     const eventType = PROGRESS_EVENT[action];
-    if (order.event_types.includes(eventType)) throw alreadySameEvent(principal);
+    if (order.event_types.includes(eventType)) throw alreadySameEvent();
     const result = progressAllowed(order.status, action, order.type, order.event_types);
-    if (!result.ok) throw refused(principal, result.reason);
+    if (!result.ok) throw refused(result.reason);
     return { events: [{ eventType }] };
   }
 

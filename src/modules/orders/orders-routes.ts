@@ -1,12 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, type TSchema, Type } from 'typebox';
+import { badRequest } from '../../lib/errors.js';
 import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { emptyBodyAsObject, errorResponses, NoContent, sendInDialect, sendNoBody, Uuid } from '../../lib/schemas.js';
 import { isOpenDelivery, type Principal } from '../auth/index.js';
-import { OdCancellationError, OdOrder } from '../opendelivery/index.js';
+import { OD_DENY_CANCELLATION_CODES, OdCancellationError, OdOrder } from '../opendelivery/index.js';
 import { toOpenDeliveryOrderView } from './od-order-view.js';
 import { toOrderView } from './order-view.js';
 import {
+  CANCELLATION_CODES,
   ConfirmBody,
   DeliveryTrackingInfo,
   DenyCancellationBody,
@@ -30,7 +32,21 @@ const ANSWERS = {
   204: NoContent,
 };
 
-/** A POS action on one of its orders (spec 4.7–4.12, D6, D29, D38); a refused one is 400 or 422 by profile (D28.3). */
+/**
+ * D28.5: Open Delivery's own codes of denyCancellation are an opendelivery key's; a cleaver key
+ * gets the validation error it always got (the body schema takes both, for both profiles).
+ */
+const OD_ONLY_DENY_CODES = new Set<string>(OD_DENY_CANCELLATION_CODES);
+function checkDenyCodeOfProfile(principal: Principal, code: string): void {
+  if (OD_ONLY_DENY_CODES.has(code) && !isOpenDelivery(principal)) {
+    throw badRequest(`code must be one of ${CANCELLATION_CODES.join(', ')}`);
+  }
+}
+
+/**
+ * A POS action on one of its orders (spec 4.7–4.12, D6, D29, D38). A refused one (the service's
+ * Refusal) is 400 or 422 by profile, as `opendelivery.refusedAction` declares (D28.3).
+ */
 interface OrderAction<B extends TSchema> {
   method?: 'POST' | 'PATCH';
   action: string;
@@ -133,7 +149,10 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
       'use Open Delivery’s codes DISH_ALREADY_DONE and OUT_FOR_DELIVERY.',
     body: DenyCancellationBody,
     answer: 204,
-    run: (principal, orderId, body) => orders.denyCancellation(principal, orderId, body),
+    run: (principal, orderId, body) => {
+      checkDenyCodeOfProfile(principal, body.code);
+      return orders.denyCancellation(principal, orderId, body);
+    },
   });
 
   orderAction({

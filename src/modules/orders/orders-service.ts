@@ -12,12 +12,11 @@ import { safeEqual } from '../../lib/crypto.js';
 import { decodeTimeCursor } from '../../lib/cursor.js';
 import { AppError, badRequest } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import { isOpenDelivery, type Principal } from '../auth/index.js';
+import type { Principal } from '../auth/index.js';
 import { findCutsOfProducts, findProductsByRefs } from '../catalog/index.js';
 import type { EventsService, OrderEventType } from '../events/index.js';
 import { type FeedRecorder, noFeed } from '../feed/index.js';
 import type { MerchantsService } from '../merchants/index.js';
-import { OD_DENY_CANCELLATION_CODES } from '../opendelivery/index.js';
 import {
   cancellationOutcome,
   createOrderChanges,
@@ -38,9 +37,7 @@ import {
 import { type WeighingLineInput, type WeighingListener, weighOrder } from './order-weighing.js';
 import type { OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
-import { CANCELLATION_CODES, type WeighingView } from './orders-schemas.js';
-
-const OD_ONLY_DENY_CODES = new Set<string>(OD_DENY_CANCELLATION_CODES);
+import type { WeighingView } from './orders-schemas.js';
 
 /** D36: the out-of-stock and invalid items of a cancellation request, when it names any. */
 const itemsNamed = (body: { outOfStockItems?: string[]; invalidItems?: string[] }) => ({
@@ -151,8 +148,8 @@ export function createOrdersService(deps: {
     async weigh(principal: Principal, orderId: string, body: { items: WeighingLineInput[] }) {
       const merchant = await deps.merchants.requireMerchant(principal.merchantId);
       return change(orderId, principal.merchantId, (order) => {
-        if (order.status !== 'CONFIRMED') throw refused(principal, `Order is ${order.status}`);
-        if (order.event_types.includes('PICKED_UP')) throw refused(principal, 'Order is PICKED_UP');
+        if (order.status !== 'CONFIRMED') throw refused(`Order is ${order.status}`);
+        if (order.event_types.includes('PICKED_UP')) throw refused('Order is PICKED_UP');
         const outcome = weighOrder(order.document, body.items, merchant.weighing_tolerance_percent);
         return { events: [], weighing: { keyId: principal.keyId, outcome } };
       });
@@ -161,7 +158,7 @@ export function createOrdersService(deps: {
     /** Spec 4.7. */
     confirm(principal: Principal, orderId: string, body: { orderExternalCode: string; preparationTime?: number }) {
       return change(orderId, principal.merchantId, (order) => {
-        const plan = lifecycle(order, 'confirm', true, principal);
+        const plan = lifecycle(order, 'confirm', true);
         return {
           state: {
             ...plan.state,
@@ -187,12 +184,12 @@ export function createOrdersService(deps: {
 
     /** D6. */
     readyForPickup: (principal: Principal, orderId: string) =>
-      change(orderId, principal.merchantId, (order) => lifecycle(order, 'readyForPickup', true, principal)),
+      change(orderId, principal.merchantId, (order) => lifecycle(order, 'readyForPickup', true)),
 
     /** D6: optional deliveryTrackingInfo is stored like a tracking update. */
     dispatch: (principal: Principal, orderId: string, trackingInfo?: unknown) =>
       change(orderId, principal.merchantId, (order) => ({
-        ...lifecycle(order, 'dispatch', true, principal),
+        ...lifecycle(order, 'dispatch', true),
         ...(trackingInfo
           ? {
               tracking: {
@@ -205,17 +202,17 @@ export function createOrdersService(deps: {
 
     delivered: (principal: Principal, orderId: string) =>
       change(orderId, principal.merchantId, (order) => {
-        const plan = lifecycle(order, 'delivered', true, principal);
+        const plan = lifecycle(order, 'delivered', true);
         return { ...plan, state: { ...plan.state, deliveredAt: clock.now() } };
       }),
 
     /** D29: Open Delivery's optional "preparation has started" (PREPARING). */
     preparing: (principal: Principal, orderId: string) =>
-      change(orderId, principal.merchantId, (order) => progress(order, 'preparing', principal)),
+      change(orderId, principal.merchantId, (order) => progress(order, 'preparing')),
 
     /** D29: a TAKEOUT order was picked up by the customer (PICKED_UP). */
     pickedUp: (principal: Principal, orderId: string) =>
-      change(orderId, principal.merchantId, (order) => progress(order, 'pickedUp', principal)),
+      change(orderId, principal.merchantId, (order) => progress(order, 'pickedUp')),
 
     /**
      * D29: PATCH details. Changes when preparation should start, which the order view shows as
@@ -223,7 +220,7 @@ export function createOrdersService(deps: {
      */
     updateDetails: (principal: Principal, orderId: string, body: { preparationStartDateTime: string }) =>
       change(orderId, principal.merchantId, (order) => {
-        if (!canTrack(order.status)) throw refused(principal, `Order is ${order.status}`);
+        if (!canTrack(order.status)) throw refused(`Order is ${order.status}`);
         return { state: { preparationStartAt: new Date(body.preparationStartDateTime) }, events: [] };
       }),
 
@@ -234,13 +231,14 @@ export function createOrdersService(deps: {
       body: { reason: string; code: string; mode: string; outOfStockItems?: string[]; invalidItems?: string[] },
     ) =>
       change(orderId, principal.merchantId, (order) => {
-        // D28.3: Open Delivery's answer tells the POS how its earlier request ended.
-        const outcome = isOpenDelivery(principal) ? cancellationOutcome(order) : undefined;
-        const extra = outcome ? { cancellationStatus: outcome } : undefined;
+        // D28.3: Open Delivery's answer tells the POS how its earlier request ended (the route
+        // sends it to an opendelivery key only).
+        const outcome = cancellationOutcome(order);
+        const detail = outcome ? { cancellationStatus: outcome } : undefined;
         if (order.event_types.includes('CANCELLATION_REQUESTED')) {
-          throw refused(principal, 'Order has already same event type', extra);
+          throw refused('Order has already same event type', detail);
         }
-        if (!canRequestCancellation(order.status)) throw refused(principal, `Order is ${order.status}`, extra);
+        if (!canRequestCancellation(order.status)) throw refused(`Order is ${order.status}`, detail);
         const request = { reason: body.reason, code: body.code, mode: body.mode };
         return {
           state: { posCancellation: request },
@@ -252,21 +250,18 @@ export function createOrdersService(deps: {
     /** Spec 4.9: answers an open customer request (D7). */
     acceptCancellation: (principal: Principal, orderId: string) =>
       change(orderId, principal.merchantId, (order) => {
-        if (!order.customer_cancellation) throw noRequestToAnswer(principal);
+        if (!order.customer_cancellation) throw noRequestToAnswer();
         return cancelled(order, order.customer_cancellation);
       }),
 
     /**
      * Spec 4.10, D8: CANCELLED_DENIED (polled) then CANCELLATION_REQUEST_DENIED (webhook only;
-     * not sent to a URL an opendelivery key registered, D28.2). Open Delivery's own codes are
-     * an opendelivery key's (D28.5); a cleaver key gets the validation error it always got.
+     * not sent to a URL an opendelivery key registered, D28.2). Which codes a key's profile may
+     * send is the route's (orders-routes.ts, D28.5).
      */
-    denyCancellation: (principal: Principal, orderId: string, body: { reason: string; code: string }) => {
-      if (OD_ONLY_DENY_CODES.has(body.code) && !isOpenDelivery(principal)) {
-        return Promise.reject(badRequest(`code must be one of ${CANCELLATION_CODES.join(', ')}`));
-      }
-      return change(orderId, principal.merchantId, (order) => {
-        if (!order.customer_cancellation) throw noRequestToAnswer(principal);
+    denyCancellation: (principal: Principal, orderId: string, body: { reason: string; code: string }) =>
+      change(orderId, principal.merchantId, (order) => {
+        if (!order.customer_cancellation) throw noRequestToAnswer();
         const metadata = { reason: body.reason, code: body.code };
         return {
           state: { customerCancellation: null },
@@ -275,8 +270,7 @@ export function createOrdersService(deps: {
             { eventType: 'CANCELLATION_REQUEST_DENIED', metadata, polled: false },
           ],
         };
-      });
-    },
+      }),
 
     /**
      * Spec 4.11 and 4.15 (D7: DELIVERY orders; the code is compared in constant time). Every
@@ -308,7 +302,7 @@ export function createOrdersService(deps: {
     /** Spec 4.12: stored always (D7), refused only on finished orders. */
     async track(principal: Principal, orderId: string, body: { deliveryTrackingInfo: unknown }) {
       const order = await loadOwned(db, orderId, principal.merchantId);
-      if (!canTrack(order.status)) throw refused(principal, `Order is ${order.status}`);
+      if (!canTrack(order.status)) throw refused(`Order is ${order.status}`);
       const stored = { ...body, deliveryTrackingInfo: withNumericDistances(body.deliveryTrackingInfo) };
       const at = clock.now();
       await db.transaction(async (tx) => {
