@@ -109,16 +109,13 @@ export function createUsageRecorder(deps: BatchWriterDeps) {
     counters = new Map();
     latest = new Map();
     seen = new Map();
-    const at = (ms: number) => (ms ? new Date(ms) : null);
+    const at = (ms: number) => (ms ? ms : null);
     flushing = (async () => {
       try {
         // Both statements or neither: a failure puts the whole batch back (below), so counters
         // written by a first statement that succeeded would be added a second time.
         await db.transaction(async (tx) => {
-          await repo.addUsage(
-            tx,
-            [...batch.values()].map((c) => ({ ...c, minute: new Date(c.minute) })),
-          );
+          await repo.addUsage(tx, [...batch.values()]);
           await repo.advancePresence(
             tx,
             [...presence.entries()].map(([keyId, s]) => ({

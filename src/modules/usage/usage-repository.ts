@@ -1,9 +1,11 @@
+import { numberArray, plainTextArray } from '../../db/array-literal.js';
 import type { Queryable } from '../../db/db.js';
 import type { RouteGroup } from './route-groups.js';
 
 export interface UsageBucket {
   keyId: string;
-  minute: Date;
+  /** The minute's start, epoch milliseconds. */
+  minute: number;
   group: string;
   requests: number;
   errors4xx: number;
@@ -13,14 +15,21 @@ export interface UsageBucket {
   latencyMsMax: number;
 }
 
-/** Adds a batch of per-minute counters, set-based (one statement whatever the batch size). */
+/**
+ * Adds a batch of per-minute counters, set-based (one statement whatever the batch size). The
+ * arrays go as literals built by db/array-literal.ts, times as epoch milliseconds.
+ */
 export async function addUsage(db: Queryable, buckets: UsageBucket[]): Promise<void> {
   if (buckets.length === 0) return;
   await db.query(
     `INSERT INTO key_usage_minutes AS u (key_id, minute, route_group, requests, errors_4xx, throttled, errors_5xx,
                                          latency_ms_sum, latency_ms_max)
-     SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[],
-                          $8::bigint[], $9::int[])
+     SELECT key_id, to_timestamp(minute_ms / 1000.0), route_group, requests, errors_4xx, throttled, errors_5xx,
+            latency_ms_sum, latency_ms_max
+       FROM unnest($1::uuid[], $2::float8[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[], $8::bigint[],
+                   $9::int[])
+            AS b(key_id, minute_ms, route_group, requests, errors_4xx, throttled, errors_5xx, latency_ms_sum,
+                 latency_ms_max)
      ON CONFLICT (key_id, minute, route_group) DO UPDATE SET
        requests = u.requests + EXCLUDED.requests,
        errors_4xx = u.errors_4xx + EXCLUDED.errors_4xx,
@@ -29,15 +38,15 @@ export async function addUsage(db: Queryable, buckets: UsageBucket[]): Promise<v
        latency_ms_sum = u.latency_ms_sum + EXCLUDED.latency_ms_sum,
        latency_ms_max = GREATEST(u.latency_ms_max, EXCLUDED.latency_ms_max)`,
     [
-      buckets.map((b) => b.keyId),
-      buckets.map((b) => b.minute),
-      buckets.map((b) => b.group),
-      buckets.map((b) => b.requests),
-      buckets.map((b) => b.errors4xx),
-      buckets.map((b) => b.throttled),
-      buckets.map((b) => b.errors5xx),
-      buckets.map((b) => b.latencyMsSum),
-      buckets.map((b) => b.latencyMsMax),
+      plainTextArray(buckets.map((b) => b.keyId)),
+      numberArray(buckets.map((b) => b.minute)),
+      plainTextArray(buckets.map((b) => b.group)),
+      numberArray(buckets.map((b) => b.requests)),
+      numberArray(buckets.map((b) => b.errors4xx)),
+      numberArray(buckets.map((b) => b.throttled)),
+      numberArray(buckets.map((b) => b.errors5xx)),
+      numberArray(buckets.map((b) => b.latencyMsSum)),
+      numberArray(buckets.map((b) => b.latencyMsMax)),
     ],
   );
 }
@@ -45,9 +54,10 @@ export async function addUsage(db: Queryable, buckets: UsageBucket[]): Promise<v
 export interface PresenceUpdate {
   keyId: string;
   merchantId: string;
-  lastRequestAt: Date | null;
-  lastPollAt: Date | null;
-  lastAckAt: Date | null;
+  /** Epoch milliseconds, or null when the key did nothing of the kind since the last flush. */
+  lastRequestAt: number | null;
+  lastPollAt: number | null;
+  lastAckAt: number | null;
 }
 
 /** Moves last-seen times forward only (several instances flush in any order). */
@@ -55,17 +65,20 @@ export async function advancePresence(db: Queryable, updates: PresenceUpdate[]):
   if (updates.length === 0) return;
   await db.query(
     `INSERT INTO key_presence AS p (key_id, merchant_id, last_request_at, last_poll_at, last_ack_at)
-     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[])
+     SELECT key_id, merchant_id, to_timestamp(request_ms / 1000.0), to_timestamp(poll_ms / 1000.0),
+            to_timestamp(ack_ms / 1000.0)
+       FROM unnest($1::uuid[], $2::uuid[], $3::float8[], $4::float8[], $5::float8[])
+            AS u(key_id, merchant_id, request_ms, poll_ms, ack_ms)
      ON CONFLICT (key_id) DO UPDATE SET
        last_request_at = GREATEST(p.last_request_at, EXCLUDED.last_request_at),
        last_poll_at = GREATEST(p.last_poll_at, EXCLUDED.last_poll_at),
        last_ack_at = GREATEST(p.last_ack_at, EXCLUDED.last_ack_at)`,
     [
-      updates.map((u) => u.keyId),
-      updates.map((u) => u.merchantId),
-      updates.map((u) => u.lastRequestAt),
-      updates.map((u) => u.lastPollAt),
-      updates.map((u) => u.lastAckAt),
+      plainTextArray(updates.map((u) => u.keyId)),
+      plainTextArray(updates.map((u) => u.merchantId)),
+      numberArray(updates.map((u) => u.lastRequestAt)),
+      numberArray(updates.map((u) => u.lastPollAt)),
+      numberArray(updates.map((u) => u.lastAckAt)),
     ],
   );
 }
