@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { insertUnnested } from '../../db/unnest.js';
 import type { RouteGroup } from './route-groups.js';
 
 export interface UsageBucket {
@@ -15,8 +16,8 @@ export interface UsageBucket {
 
 /** Adds a batch of per-minute counters, set-based (one statement whatever the batch size). */
 export async function addUsage(db: Queryable, buckets: UsageBucket[]): Promise<void> {
-  if (buckets.length === 0) return;
-  await db.query(
+  await insertUnnested(
+    db,
     `INSERT INTO key_usage_minutes AS u (key_id, minute, route_group, requests, errors_4xx, throttled, errors_5xx,
                                          latency_ms_sum, latency_ms_max)
      SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[],
@@ -28,17 +29,8 @@ export async function addUsage(db: Queryable, buckets: UsageBucket[]): Promise<v
        errors_5xx = u.errors_5xx + EXCLUDED.errors_5xx,
        latency_ms_sum = u.latency_ms_sum + EXCLUDED.latency_ms_sum,
        latency_ms_max = GREATEST(u.latency_ms_max, EXCLUDED.latency_ms_max)`,
-    [
-      buckets.map((b) => b.keyId),
-      buckets.map((b) => b.minute),
-      buckets.map((b) => b.group),
-      buckets.map((b) => b.requests),
-      buckets.map((b) => b.errors4xx),
-      buckets.map((b) => b.throttled),
-      buckets.map((b) => b.errors5xx),
-      buckets.map((b) => b.latencyMsSum),
-      buckets.map((b) => b.latencyMsMax),
-    ],
+    buckets,
+    ['keyId', 'minute', 'group', 'requests', 'errors4xx', 'throttled', 'errors5xx', 'latencyMsSum', 'latencyMsMax'],
   );
 }
 
@@ -52,21 +44,16 @@ export interface PresenceUpdate {
 
 /** Moves last-seen times forward only (several instances flush in any order). */
 export async function advancePresence(db: Queryable, updates: PresenceUpdate[]): Promise<void> {
-  if (updates.length === 0) return;
-  await db.query(
+  await insertUnnested(
+    db,
     `INSERT INTO key_presence AS p (key_id, merchant_id, last_request_at, last_poll_at, last_ack_at)
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::timestamptz[])
      ON CONFLICT (key_id) DO UPDATE SET
        last_request_at = GREATEST(p.last_request_at, EXCLUDED.last_request_at),
        last_poll_at = GREATEST(p.last_poll_at, EXCLUDED.last_poll_at),
        last_ack_at = GREATEST(p.last_ack_at, EXCLUDED.last_ack_at)`,
-    [
-      updates.map((u) => u.keyId),
-      updates.map((u) => u.merchantId),
-      updates.map((u) => u.lastRequestAt),
-      updates.map((u) => u.lastPollAt),
-      updates.map((u) => u.lastAckAt),
-    ],
+    updates,
+    ['keyId', 'merchantId', 'lastRequestAt', 'lastPollAt', 'lastAckAt'],
   );
 }
 
