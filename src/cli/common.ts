@@ -66,6 +66,16 @@ export const GLOBAL_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
+/** parseArgs options that take a value (`--name VALUE`), declared by their names. */
+export function valueOptions<const N extends string>(...names: N[]): Record<N, { type: 'string' }> {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }])) as Record<N, { type: 'string' }>;
+}
+
+/** parseArgs options that are flags (`--once`), declared by their names. */
+export function flagOptions<const N extends string>(...names: N[]): Record<N, { type: 'boolean' }> {
+  return Object.fromEntries(names.map((name) => [name, { type: 'boolean' }])) as Record<N, { type: 'boolean' }>;
+}
+
 export const ADMIN_OPTIONS = {
   ...GLOBAL_OPTIONS,
   'admin-token': { type: 'string' },

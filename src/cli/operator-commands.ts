@@ -5,6 +5,7 @@ import {
   ADMIN_HELP,
   ADMIN_OPTIONS,
   EXIT,
+  flagOptions,
   type Io,
   operatorClient,
   parse,
@@ -16,6 +17,7 @@ import {
   printTable,
   requirePositional,
   UsageError,
+  valueOptions,
 } from './common.js';
 
 export const MERCHANTS_HELP = `Usage:
@@ -58,10 +60,8 @@ ${ADMIN_HELP}`;
 export async function merchantsCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
-    name: { type: 'string' },
-    id: { type: 'string' },
-    status: { type: 'string' },
-    'with-key': { type: 'boolean' },
+    ...valueOptions('name', 'id', 'status'),
+    ...flagOptions('with-key'),
   });
   const [sub, ...rest] = positionals;
   if (values.help) return printHelp(io, MERCHANTS_HELP);
@@ -128,8 +128,7 @@ function profileOption(value: string | undefined, required: boolean): Integratio
 export async function keysCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
-    name: { type: 'string' },
-    profile: { type: 'string' },
+    ...valueOptions('name', 'profile'),
   });
   const [sub, ...rest] = positionals;
   if (values.help) return printHelp(io, KEYS_HELP);
@@ -212,9 +211,7 @@ export async function ordersCommand(args: string[], io: Io): Promise<number> {
     ...ADMIN_OPTIONS,
     item: { type: 'string', multiple: true },
     product: { type: 'string', multiple: true },
-    type: { type: 'string' },
-    body: { type: 'string' },
-    reason: { type: 'string' },
+    ...valueOptions('type', 'body', 'reason'),
   });
   const [sub, ...rest] = positionals;
   if (values.help) return printHelp(io, ORDERS_HELP);

@@ -14,6 +14,7 @@ import {
   ADMIN_HELP,
   ADMIN_OPTIONS,
   EXIT,
+  flagOptions,
   type Io,
   operatorClient,
   operatorConnection,
@@ -26,6 +27,7 @@ import {
   printTable,
   requirePositional,
   UsageError,
+  valueOptions,
 } from './common.js';
 
 export const OPERATORS_HELP = `Usage:
@@ -87,13 +89,8 @@ function printOperator(io: Io, o: OperatorAccount): void {
 export async function operatorsCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
-    email: { type: 'string' },
-    name: { type: 'string' },
-    role: { type: 'string' },
-    'password-stdin': { type: 'boolean' },
-    disable: { type: 'boolean' },
-    enable: { type: 'boolean' },
-    'expires-at': { type: 'string' },
+    ...valueOptions('email', 'name', 'role', 'expires-at'),
+    ...flagOptions('password-stdin', 'disable', 'enable'),
   });
   if (values.help) return printHelp(io, OPERATORS_HELP);
   const [sub, ...rest] = positionals;
@@ -204,11 +201,7 @@ async function tokenCommand(
 export async function auditCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
-    actor: { type: 'string' },
-    action: { type: 'string' },
-    since: { type: 'string' },
-    until: { type: 'string' },
-    limit: { type: 'string' },
+    ...valueOptions('actor', 'action', 'since', 'until', 'limit'),
   });
   if (values.help) return printHelp(io, AUDIT_HELP);
   const filter: AuditFilter = {
