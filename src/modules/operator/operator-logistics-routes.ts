@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { answerNoContent } from '../../lib/no-content.js';
 import { sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
@@ -73,10 +74,7 @@ export const operatorLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps:
         params: Type.Object({ appId: Uuid() }),
         response: { 204: NoContent, ...errorResponses(400, 401, 404) },
       },
-      handler: async (request, reply) => {
-        await logisticsApps.deactivateApp(request.params.appId);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => logisticsApps.deactivateApp(request.params.appId)),
     }),
   );
 };

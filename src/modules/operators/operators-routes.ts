@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
+import { answerNoContent } from '../../lib/no-content.js';
 import { sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
@@ -142,10 +143,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         body: SetPasswordBody,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
-      handler: async (request, reply) => {
-        await operators.setPassword(request.params.id, request.body.password);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => operators.setPassword(request.params.id, request.body.password)),
     }),
   );
 
@@ -162,10 +160,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         params: OperatorIdParams,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
-      handler: async (request, reply) => {
-        await operators.resetTotp(request.params.id);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => operators.resetTotp(request.params.id)),
     }),
   );
 
@@ -241,10 +236,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         params: TokenParams,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
-      handler: async (request, reply) => {
-        await operators.revokeToken(request.params.id, request.params.tokenId);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => operators.revokeToken(request.params.id, request.params.tokenId)),
     }),
   );
 
@@ -308,10 +300,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         params: Type.Object({ tokenId: Uuid() }),
         response: { 204: NoContent, ...errorResponses(400, 401, 404, 409) },
       },
-      handler: async (request, reply) => {
-        await operators.revokeToken(selfOf(request.actor), request.params.tokenId);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => operators.revokeToken(selfOf(request.actor), request.params.tokenId)),
     }),
   );
 };
