@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
 import { notFound } from '../../lib/errors.js';
 import { toNumber } from '../../lib/money.js';
-import { sendTimePage } from '../../lib/pagination.js';
+import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
@@ -80,9 +80,7 @@ export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchant
       url: '/merchants',
       access: { role: 'viewer', platform: true },
       summary: 'List merchants, oldest first, a page at a time; search by name, id or POS code',
-      description:
-        'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
-        '`Link: <…>; rel="next"` header. `q` matches part of the name (any case) or exactly the id or the POS code.',
+      description: `${PAGED_LIST} \`q\` matches part of the name (any case) or exactly the id or the POS code.`,
       schema: {
         tags: ['operator'],
         querystring: ListQuery,
