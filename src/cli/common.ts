@@ -245,6 +245,12 @@ export function printTable(io: Io, columns: string[], rows: Cell[][]): void {
   }
 }
 
+/** One record: the value as JSON with --json, else its fields one a line for a person. */
+export function printRecord(io: Io, json: boolean | undefined, value: unknown, fields: Array<[string, Cell]>): void {
+  if (json) printJson(io, value);
+  else printFields(io, fields);
+}
+
 export function printFields(io: Io, fields: Array<[string, Cell]>): void {
   const width = Math.max(...fields.map(([k]) => k.length));
   for (const [k, v] of fields) io.stdout.write(`${`${k}:`.padEnd(width + 2)}${v ?? '-'}\n`);

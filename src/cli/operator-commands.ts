@@ -14,6 +14,7 @@ import {
   printHelp,
   printJson,
   printList,
+  printRecord,
   printTable,
   requirePositional,
   UsageError,
@@ -79,21 +80,18 @@ export async function merchantsCommand(args: string[], io: Io): Promise<number> 
         ...(values.status ? { status: values.status as 'AVAILABLE' | 'UNAVAILABLE' } : {}),
       });
       const key = values['with-key'] ? await op.createIntegrationKey(merchant.id, 'cli') : undefined;
-      if (json) printJson(io, key ? { ...merchant, integrationKey: key } : merchant);
-      else {
-        printFields(io, [
-          ['merchant id', merchant.id],
-          ['name', merchant.name],
-          ['status', merchant.status],
-          ...(key
-            ? ([
-                ['key id', key.keyId],
-                ['client id', key.clientId],
-                ['client secret', `${key.clientSecret}   (shown only now)`],
-              ] as Array<[string, string]>)
-            : []),
-        ]);
-      }
+      printRecord(io, json, key ? { ...merchant, integrationKey: key } : merchant, [
+        ['merchant id', merchant.id],
+        ['name', merchant.name],
+        ['status', merchant.status],
+        ...(key
+          ? ([
+              ['key id', key.keyId],
+              ['client id', key.clientId],
+              ['client secret', `${key.clientSecret}   (shown only now)`],
+            ] as Array<[string, string]>)
+          : []),
+      ]);
       return EXIT.OK;
     }
     case 'list': {
@@ -137,14 +135,12 @@ export async function keysCommand(args: string[], io: Io): Promise<number> {
       const merchantId = requirePositional(rest, 0, 'MERCHANT_ID');
       const profile = profileOption(values.profile, false);
       const key = await operatorClient(values, io.env).createIntegrationKey(merchantId, values.name, profile);
-      if (values.json) printJson(io, { ...key, profile: profile ?? 'cleaver' });
-      else
-        printFields(io, [
-          ['key id', key.keyId],
-          ['client id', key.clientId],
-          ['client secret', `${key.clientSecret}   (shown only now)`],
-          ['profile', profile ?? 'cleaver'],
-        ]);
+      printRecord(io, values.json, { ...key, profile: profile ?? 'cleaver' }, [
+        ['key id', key.keyId],
+        ['client id', key.clientId],
+        ['client secret', `${key.clientSecret}   (shown only now)`],
+        ['profile', profile ?? 'cleaver'],
+      ]);
       return EXIT.OK;
     }
     case 'set-profile': {
@@ -184,13 +180,11 @@ export async function logisticsCommand(args: string[], io: Io): Promise<number> 
     name: values.name,
     merchantIds: values.merchant ?? [],
   });
-  if (values.json) printJson(io, app);
-  else
-    printFields(io, [
-      ['app id', app.appId],
-      ['client secret', `${app.clientSecret}   (shown only now)`],
-      ['merchants', app.merchantIds.join(', ')],
-    ]);
+  printRecord(io, values.json, app, [
+    ['app id', app.appId],
+    ['client secret', `${app.clientSecret}   (shown only now)`],
+    ['merchants', app.merchantIds.join(', ')],
+  ]);
   return EXIT.OK;
 }
 

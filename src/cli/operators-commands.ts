@@ -20,10 +20,10 @@ import {
   operatorConnection,
   parse,
   printDone,
-  printFields,
   printHelp,
   printJson,
   printList,
+  printRecord,
   printTable,
   requirePositional,
   UsageError,
@@ -74,8 +74,8 @@ async function readStdin(io: Io): Promise<string> {
   return password;
 }
 
-function printOperator(io: Io, o: OperatorAccount): void {
-  printFields(io, [
+function operatorFields(o: OperatorAccount): Array<[string, string]> {
+  return [
     ['operator id', o.id],
     ['email', o.email],
     ['name', o.name],
@@ -83,7 +83,7 @@ function printOperator(io: Io, o: OperatorAccount): void {
     ['state', o.disabled ? 'disabled' : 'active'],
     ['password', o.passwordSet ? 'set' : 'not set (tokens only)'],
     ['one-time codes', o.totpEnabled ? 'enabled' : 'not enabled'],
-  ]);
+  ];
 }
 
 export async function operatorsCommand(args: string[], io: Io): Promise<number> {
@@ -107,8 +107,7 @@ export async function operatorsCommand(args: string[], io: Io): Promise<number> 
         role,
         ...(password ? { password } : {}),
       });
-      if (json) printJson(io, o);
-      else printOperator(io, o);
+      printRecord(io, json, o, operatorFields(o));
       return EXIT.OK;
     }
     case 'list': {
@@ -131,8 +130,7 @@ export async function operatorsCommand(args: string[], io: Io): Promise<number> 
         ...(role ? { role } : {}),
         ...(disabled === undefined ? {} : { disabled }),
       });
-      if (json) printJson(io, o);
-      else printOperator(io, o);
+      printRecord(io, json, o, operatorFields(o));
       return EXIT.OK;
     }
     case 'set-password': {
@@ -176,14 +174,12 @@ async function tokenCommand(
       ...(role ? { role } : {}),
       ...(values['expires-at'] ? { expiresAt: values['expires-at'] } : {}),
     });
-    if (values.json) printJson(io, token);
-    else
-      printFields(io, [
-        ['token id', token.id],
-        ['token', `${token.token}   (shown only now)`],
-        ['role', token.role],
-        ['expires', token.expiresAt],
-      ]);
+    printRecord(io, values.json, token, [
+      ['token id', token.id],
+      ['token', `${token.token}   (shown only now)`],
+      ['role', token.role],
+      ['expires', token.expiresAt],
+    ]);
     return EXIT.OK;
   }
   if (action === 'revoke') {

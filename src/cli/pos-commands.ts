@@ -14,6 +14,7 @@ import {
   posClient,
   printFields,
   printJson,
+  printRecord,
   printTable,
   requirePositional,
   requireUuid,
@@ -268,12 +269,10 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
           ? { getMerchantURL: { baseURL: values['catalog-url'], apiKey: values['catalog-api-key'] as string } }
           : {}),
       });
-      if (json) printJson(io, config);
-      else
-        printFields(io, [
-          ['ordersWebhookURL', config.ordersWebhookURL],
-          ['getMerchantURL', config.getMerchantURL ? config.getMerchantURL.baseURL : null],
-        ]);
+      printRecord(io, json, config, [
+        ['ordersWebhookURL', config.ordersWebhookURL],
+        ['getMerchantURL', config.getMerchantURL ? config.getMerchantURL.baseURL : null],
+      ]);
       return EXIT.OK;
     }
     case 'catalog':
