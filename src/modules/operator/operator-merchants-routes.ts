@@ -19,6 +19,7 @@ import {
   MerchantHistoryEntry,
   MerchantIdParams,
   MerchantSummary,
+  readByPath,
   UpdatedMerchant,
   UpdateIntegrationKeyBody,
   UpdateMerchantBody,
@@ -105,11 +106,7 @@ export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchant
         'A merchant with its onboarding settings (webhook URL and whether it is disabled, catalog endpoint), ' +
         'its integration keys (never their secrets) with last use and presence, and its last catalog sync. ' +
         'Errors: 404.',
-      schema: {
-        tags: ['operator'],
-        params: MerchantIdParams,
-        response: { 200: MerchantDetail, ...errorResponses(400, 401, 404) },
-      },
+      schema: readByPath(['operator'], MerchantIdParams, MerchantDetail),
       handler: async (request) => {
         const m = await merchants.requireMerchant(request.params.merchantId);
         const [keys, lastCatalogSync] = await Promise.all([

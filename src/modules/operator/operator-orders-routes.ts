@@ -18,7 +18,7 @@ import {
   WeighingView,
 } from '../orders/index.js';
 import { WebhookDelivery } from '../webhooks/index.js';
-import { ListQuery, MerchantIdParams } from './operator-schemas.js';
+import { ListQuery, MerchantIdParams, readByPath } from './operator-schemas.js';
 
 export interface OperatorOrdersDeps {
   orders: OrdersService;
@@ -185,11 +185,7 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
         'Everything about an order for support: the order with its delivery code, every event and who ' +
         'acknowledged it, tracking updates, weighings, logistics updates, and every webhook delivery with its ' +
         'attempts. Errors: 404.',
-      schema: {
-        tags,
-        params: OrderIdParams,
-        response: { 200: OperatorOrderDetail, ...errorResponses(400, 401, 404) },
-      },
+      schema: readByPath(tags, OrderIdParams, OperatorOrderDetail),
       handler: async (request) => {
         const row = await orders.getAnyOrder(request.params.orderId);
         const [timeline, tracking, logisticsUpdates, webhookDeliveries, weighings] = await Promise.all([
