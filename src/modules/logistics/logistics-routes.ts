@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { answerNoContent } from '../../lib/no-content.js';
+import { answerNoContent } from '../../lib/answers.js';
 import { declareRoute, SIGNED_BY_PARTNER } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent } from '../../lib/schemas.js';
 import {

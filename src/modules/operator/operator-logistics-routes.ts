@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { answerNoContent } from '../../lib/no-content.js';
+import { answerNoContent, sendCreatedSecret } from '../../lib/answers.js';
 import { sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
@@ -27,7 +27,7 @@ export const operatorLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps:
       },
       handler: async (request, reply) => {
         const created = await logisticsApps.createApp(request.body);
-        return reply.code(201).header('cache-control', 'no-store').send(created);
+        return sendCreatedSecret(reply, created);
       },
     }),
   );

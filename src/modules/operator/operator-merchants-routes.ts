@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
+import { sendCreatedSecret } from '../../lib/answers.js';
 import { notFound } from '../../lib/errors.js';
 import { toNumber } from '../../lib/money.js';
 import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
@@ -227,7 +228,7 @@ export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchant
       handler: async (request, reply) => {
         const m = await merchants.requireMerchant(request.params.merchantId);
         const key = await auth.createIntegrationKey(m.id, request.body?.name, request.body?.profile);
-        return reply.code(201).header('cache-control', 'no-store').send(key);
+        return sendCreatedSecret(reply, key);
       },
     }),
   );

@@ -3,9 +3,9 @@
 // role and audit action of each route are in its declaration; the operator scope audits changes.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { answerNoContent, sendCreatedSecret } from '../../lib/answers.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
-import { answerNoContent } from '../../lib/no-content.js';
 import { sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
@@ -219,7 +219,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       },
       handler: async (request, reply) => {
         const created = await operators.createToken(request.params.id, request.body, request.actor.role);
-        return reply.code(201).header('cache-control', 'no-store').send(created);
+        return sendCreatedSecret(reply, created);
       },
     }),
   );
@@ -283,7 +283,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       },
       handler: async (request, reply) => {
         const created = await operators.createToken(selfOf(request.actor), request.body, request.actor.role);
-        return reply.code(201).header('cache-control', 'no-store').send(created);
+        return sendCreatedSecret(reply, created);
       },
     }),
   );

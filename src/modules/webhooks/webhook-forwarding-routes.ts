@@ -3,7 +3,7 @@
 // production they answer 404 like any unknown route.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { answerNoContent } from '../../lib/no-content.js';
+import { answerNoContent } from '../../lib/answers.js';
 import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import { MAX_WAIT_SEC, type WebhookForwarding } from './webhook-forwarding.js';
