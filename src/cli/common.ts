@@ -66,6 +66,16 @@ export const GLOBAL_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
+/** parseArgs options that take a value (`--name VALUE`), declared by their names. */
+export function valueOptions<const N extends string>(...names: N[]): Record<N, { type: 'string' }> {
+  return Object.fromEntries(names.map((name) => [name, { type: 'string' }])) as Record<N, { type: 'string' }>;
+}
+
+/** parseArgs options that are flags (`--once`), declared by their names. */
+export function flagOptions<const N extends string>(...names: N[]): Record<N, { type: 'boolean' }> {
+  return Object.fromEntries(names.map((name) => [name, { type: 'boolean' }])) as Record<N, { type: 'boolean' }>;
+}
+
 export const ADMIN_OPTIONS = {
   ...GLOBAL_OPTIONS,
   'admin-token': { type: 'string' },
@@ -236,6 +246,12 @@ export function printTable(io: Io, columns: string[], rows: Cell[][]): void {
   for (const row of cells) {
     io.stdout.write(`${row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join('  ')}\n`);
   }
+}
+
+/** One record: the value as JSON with --json, else its fields one a line for a person. */
+export function printRecord(io: Io, json: boolean | undefined, value: unknown, fields: Array<[string, Cell]>): void {
+  if (json) printJson(io, value);
+  else printFields(io, fields);
 }
 
 export function printFields(io: Io, fields: Array<[string, Cell]>): void {

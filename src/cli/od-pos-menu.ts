@@ -97,6 +97,22 @@ const ITEMS: MenuItem[] = [
   },
 ];
 
+/** A category or an option group as the menu lists it: its id, place, name and code, available. */
+function listedEntry(
+  kind: 'category' | 'group',
+  codePrefix: string,
+  entry: { key: string; name: string },
+  index: number,
+) {
+  return {
+    id: odId(kind, entry.key),
+    index,
+    name: entry.name,
+    externalCode: `${codePrefix}-${entry.key.toUpperCase()}`,
+    status: 'AVAILABLE' as const,
+  };
+}
+
 const CATEGORIES = [
   { key: 'bovinos', name: 'Bovinos' },
   { key: 'suinos-aves', name: 'Suínos e aves' },
@@ -201,11 +217,7 @@ export function odButcherMenu(options: OdMenuOptions = {}): OdMerchant {
       },
     ],
     categories: CATEGORIES.map((c, index) => ({
-      id: odId('category', c.key),
-      index,
-      name: c.name,
-      externalCode: `CAT-${c.key.toUpperCase()}`,
-      status: 'AVAILABLE' as const,
+      ...listedEntry('category', 'CAT', c, index),
       itemOfferId: ITEMS.filter((i) => i.category === c.key).map((i) => odId('offer', i.key)),
     })),
     itemOffers: ITEMS.map((i, index) => ({
@@ -236,11 +248,7 @@ export function odButcherMenu(options: OdMenuOptions = {}): OdMerchant {
       })),
     ],
     optionGroups: GROUPS.map((g, index) => ({
-      id: odId('group', g.key),
-      index,
-      name: g.name,
-      externalCode: `GRP-${g.key.toUpperCase()}`,
-      status: 'AVAILABLE' as const,
+      ...listedEntry('group', 'GRP', g, index),
       minPermitted: g.min,
       maxPermitted: g.max,
       options: g.options.map((o, position) => ({

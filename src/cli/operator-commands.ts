@@ -5,6 +5,7 @@ import {
   ADMIN_HELP,
   ADMIN_OPTIONS,
   EXIT,
+  flagOptions,
   type Io,
   operatorClient,
   parse,
@@ -13,9 +14,11 @@ import {
   printHelp,
   printJson,
   printList,
+  printRecord,
   printTable,
   requirePositional,
   UsageError,
+  valueOptions,
 } from './common.js';
 
 export const MERCHANTS_HELP = `Usage:
@@ -58,10 +61,8 @@ ${ADMIN_HELP}`;
 export async function merchantsCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
-    name: { type: 'string' },
-    id: { type: 'string' },
-    status: { type: 'string' },
-    'with-key': { type: 'boolean' },
+    ...valueOptions('name', 'id', 'status'),
+    ...flagOptions('with-key'),
   });
   const [sub, ...rest] = positionals;
   if (values.help) return printHelp(io, MERCHANTS_HELP);
@@ -79,21 +80,18 @@ export async function merchantsCommand(args: string[], io: Io): Promise<number> 
         ...(values.status ? { status: values.status as 'AVAILABLE' | 'UNAVAILABLE' } : {}),
       });
       const key = values['with-key'] ? await op.createIntegrationKey(merchant.id, 'cli') : undefined;
-      if (json) printJson(io, key ? { ...merchant, integrationKey: key } : merchant);
-      else {
-        printFields(io, [
-          ['merchant id', merchant.id],
-          ['name', merchant.name],
-          ['status', merchant.status],
-          ...(key
-            ? ([
-                ['key id', key.keyId],
-                ['client id', key.clientId],
-                ['client secret', `${key.clientSecret}   (shown only now)`],
-              ] as Array<[string, string]>)
-            : []),
-        ]);
-      }
+      printRecord(io, json, key ? { ...merchant, integrationKey: key } : merchant, [
+        ['merchant id', merchant.id],
+        ['name', merchant.name],
+        ['status', merchant.status],
+        ...(key
+          ? ([
+              ['key id', key.keyId],
+              ['client id', key.clientId],
+              ['client secret', `${key.clientSecret}   (shown only now)`],
+            ] as Array<[string, string]>)
+          : []),
+      ]);
       return EXIT.OK;
     }
     case 'list': {
@@ -128,8 +126,7 @@ function profileOption(value: string | undefined, required: boolean): Integratio
 export async function keysCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
-    name: { type: 'string' },
-    profile: { type: 'string' },
+    ...valueOptions('name', 'profile'),
   });
   const [sub, ...rest] = positionals;
   if (values.help) return printHelp(io, KEYS_HELP);
@@ -138,14 +135,12 @@ export async function keysCommand(args: string[], io: Io): Promise<number> {
       const merchantId = requirePositional(rest, 0, 'MERCHANT_ID');
       const profile = profileOption(values.profile, false);
       const key = await operatorClient(values, io.env).createIntegrationKey(merchantId, values.name, profile);
-      if (values.json) printJson(io, { ...key, profile: profile ?? 'cleaver' });
-      else
-        printFields(io, [
-          ['key id', key.keyId],
-          ['client id', key.clientId],
-          ['client secret', `${key.clientSecret}   (shown only now)`],
-          ['profile', profile ?? 'cleaver'],
-        ]);
+      printRecord(io, values.json, { ...key, profile: profile ?? 'cleaver' }, [
+        ['key id', key.keyId],
+        ['client id', key.clientId],
+        ['client secret', `${key.clientSecret}   (shown only now)`],
+        ['profile', profile ?? 'cleaver'],
+      ]);
       return EXIT.OK;
     }
     case 'set-profile': {
@@ -185,13 +180,11 @@ export async function logisticsCommand(args: string[], io: Io): Promise<number> 
     name: values.name,
     merchantIds: values.merchant ?? [],
   });
-  if (values.json) printJson(io, app);
-  else
-    printFields(io, [
-      ['app id', app.appId],
-      ['client secret', `${app.clientSecret}   (shown only now)`],
-      ['merchants', app.merchantIds.join(', ')],
-    ]);
+  printRecord(io, values.json, app, [
+    ['app id', app.appId],
+    ['client secret', `${app.clientSecret}   (shown only now)`],
+    ['merchants', app.merchantIds.join(', ')],
+  ]);
   return EXIT.OK;
 }
 
@@ -212,9 +205,7 @@ export async function ordersCommand(args: string[], io: Io): Promise<number> {
     ...ADMIN_OPTIONS,
     item: { type: 'string', multiple: true },
     product: { type: 'string', multiple: true },
-    type: { type: 'string' },
-    body: { type: 'string' },
-    reason: { type: 'string' },
+    ...valueOptions('type', 'body', 'reason'),
   });
   const [sub, ...rest] = positionals;
   if (values.help) return printHelp(io, ORDERS_HELP);

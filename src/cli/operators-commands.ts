@@ -14,18 +14,20 @@ import {
   ADMIN_HELP,
   ADMIN_OPTIONS,
   EXIT,
+  flagOptions,
   type Io,
   operatorClient,
   operatorConnection,
   parse,
   printDone,
-  printFields,
   printHelp,
   printJson,
   printList,
+  printRecord,
   printTable,
   requirePositional,
   UsageError,
+  valueOptions,
 } from './common.js';
 
 export const OPERATORS_HELP = `Usage:
@@ -72,8 +74,8 @@ async function readStdin(io: Io): Promise<string> {
   return password;
 }
 
-function printOperator(io: Io, o: OperatorAccount): void {
-  printFields(io, [
+function operatorFields(o: OperatorAccount): Array<[string, string]> {
+  return [
     ['operator id', o.id],
     ['email', o.email],
     ['name', o.name],
@@ -81,19 +83,14 @@ function printOperator(io: Io, o: OperatorAccount): void {
     ['state', o.disabled ? 'disabled' : 'active'],
     ['password', o.passwordSet ? 'set' : 'not set (tokens only)'],
     ['one-time codes', o.totpEnabled ? 'enabled' : 'not enabled'],
-  ]);
+  ];
 }
 
 export async function operatorsCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
-    email: { type: 'string' },
-    name: { type: 'string' },
-    role: { type: 'string' },
-    'password-stdin': { type: 'boolean' },
-    disable: { type: 'boolean' },
-    enable: { type: 'boolean' },
-    'expires-at': { type: 'string' },
+    ...valueOptions('email', 'name', 'role', 'expires-at'),
+    ...flagOptions('password-stdin', 'disable', 'enable'),
   });
   if (values.help) return printHelp(io, OPERATORS_HELP);
   const [sub, ...rest] = positionals;
@@ -110,8 +107,7 @@ export async function operatorsCommand(args: string[], io: Io): Promise<number> 
         role,
         ...(password ? { password } : {}),
       });
-      if (json) printJson(io, o);
-      else printOperator(io, o);
+      printRecord(io, json, o, operatorFields(o));
       return EXIT.OK;
     }
     case 'list': {
@@ -134,8 +130,7 @@ export async function operatorsCommand(args: string[], io: Io): Promise<number> 
         ...(role ? { role } : {}),
         ...(disabled === undefined ? {} : { disabled }),
       });
-      if (json) printJson(io, o);
-      else printOperator(io, o);
+      printRecord(io, json, o, operatorFields(o));
       return EXIT.OK;
     }
     case 'set-password': {
@@ -179,14 +174,12 @@ async function tokenCommand(
       ...(role ? { role } : {}),
       ...(values['expires-at'] ? { expiresAt: values['expires-at'] } : {}),
     });
-    if (values.json) printJson(io, token);
-    else
-      printFields(io, [
-        ['token id', token.id],
-        ['token', `${token.token}   (shown only now)`],
-        ['role', token.role],
-        ['expires', token.expiresAt],
-      ]);
+    printRecord(io, values.json, token, [
+      ['token id', token.id],
+      ['token', `${token.token}   (shown only now)`],
+      ['role', token.role],
+      ['expires', token.expiresAt],
+    ]);
     return EXIT.OK;
   }
   if (action === 'revoke') {
@@ -204,11 +197,7 @@ async function tokenCommand(
 export async function auditCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
-    actor: { type: 'string' },
-    action: { type: 'string' },
-    since: { type: 'string' },
-    until: { type: 'string' },
-    limit: { type: 'string' },
+    ...valueOptions('actor', 'action', 'since', 'until', 'limit'),
   });
   if (values.help) return printHelp(io, AUDIT_HELP);
   const filter: AuditFilter = {

@@ -5,12 +5,14 @@ import {
   ADMIN_HELP,
   ADMIN_OPTIONS,
   EXIT,
+  flagOptions,
   type Io,
   noMoreArguments,
   operatorClient,
   parse,
   printTable,
   UsageError,
+  valueOptions,
 } from './common.js';
 
 export const PLATFORM_HELP = `Usage:
@@ -56,10 +58,8 @@ const COLUMNS = ['CURSOR', 'OCCURRED_AT', 'KIND', 'TYPE', 'MERCHANT_ID', 'ORDER_
 export async function platformCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
-    after: { type: 'string' },
-    kinds: { type: 'string' },
-    merchant: { type: 'string' },
-    once: { type: 'boolean' },
+    ...valueOptions('after', 'kinds', 'merchant'),
+    ...flagOptions('once'),
   });
   if (values.help || positionals.length === 0) {
     io.stdout.write(`${PLATFORM_HELP}\n`);

@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type EventRecord, type MerchantUpdateRequest, runEventLoop, type SyncStatus } from '@cleaver/pos-client';
 import {
   EXIT,
+  flagOptions,
   type Io,
   noMoreArguments,
   POS_HELP,
@@ -13,10 +14,12 @@ import {
   posClient,
   printFields,
   printJson,
+  printRecord,
   printTable,
   requirePositional,
   requireUuid,
   UsageError,
+  valueOptions,
 } from './common.js';
 import { HOMOLOGATION_HELP, posHomologationCommand } from './pos-homologation-command.js';
 import { ORDER_ACTIONS, ORDERS_COMMAND_HELP, ORDERS_OPTIONS, posOrdersCommand } from './pos-order-commands.js';
@@ -214,17 +217,9 @@ const OTHER_POS_OPTIONS = [
 export async function posCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...POS_OPTIONS,
-    'webhook-url': { type: 'string' },
-    'catalog-url': { type: 'string' },
-    'catalog-api-key': { type: 'string' },
-    wait: { type: 'boolean' },
-    timeout: { type: 'string' },
-    interval: { type: 'string' },
-    ack: { type: 'boolean' },
-    once: { type: 'boolean' },
+    ...valueOptions('webhook-url', 'catalog-url', 'catalog-api-key', 'timeout', 'interval', 'duration', 'timings'),
+    ...flagOptions('wait', 'ack', 'once'),
     type: { type: 'string', multiple: true },
-    duration: { type: 'string' },
-    timings: { type: 'string' },
     ...REQUESTS_OPTIONS,
     ...ORDERS_OPTIONS,
   });
@@ -274,12 +269,10 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
           ? { getMerchantURL: { baseURL: values['catalog-url'], apiKey: values['catalog-api-key'] as string } }
           : {}),
       });
-      if (json) printJson(io, config);
-      else
-        printFields(io, [
-          ['ordersWebhookURL', config.ordersWebhookURL],
-          ['getMerchantURL', config.getMerchantURL ? config.getMerchantURL.baseURL : null],
-        ]);
+      printRecord(io, json, config, [
+        ['ordersWebhookURL', config.ordersWebhookURL],
+        ['getMerchantURL', config.getMerchantURL ? config.getMerchantURL.baseURL : null],
+      ]);
       return EXIT.OK;
     }
     case 'catalog':

@@ -2,28 +2,15 @@
 // a usage error (exit 2) that names the option when one is missing or malformed.
 import { readFileSync } from 'node:fs';
 import { CANCELLATION_CODES, type CancellationCode, type DeliveryTrackingInfo } from '@cleaver/pos-client';
-import { UsageError } from './common.js';
+import { UsageError, valueOptions } from './common.js';
 
 /** Options of `pos orders`, merged into `cleaver pos`'s own (one parse for the whole command). */
 export const ORDERS_OPTIONS = {
-  'external-code': { type: 'string' },
-  'created-at': { type: 'string' },
-  'preparation-time': { type: 'string' },
-  'preparation-start': { type: 'string' },
-  reason: { type: 'string' },
-  code: { type: 'string' },
-  mode: { type: 'string' },
+  ...valueOptions('external-code', 'created-at', 'preparation-time', 'preparation-start', 'reason', 'code', 'mode'),
+  ...valueOptions('lat', 'lng', 'event-type', 'message', 'datetime', 'eta-minutes', 'courier', 'json-body'),
   'out-of-stock': { type: 'string', multiple: true },
   'invalid-item': { type: 'string', multiple: true },
-  lat: { type: 'string' },
-  lng: { type: 'string' },
-  'event-type': { type: 'string' },
-  message: { type: 'string' },
-  datetime: { type: 'string' },
-  'eta-minutes': { type: 'string' },
-  courier: { type: 'string' },
   line: { type: 'string', multiple: true },
-  'json-body': { type: 'string' },
 } as const;
 
 export type OrderOption = keyof typeof ORDERS_OPTIONS;

@@ -1,6 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { encodeTimeCursor, page } from './cursor.js';
 
+/** How every paged operator list is read, as its OpenAPI description says it (followed by what `q` matches). */
+export const PAGED_LIST =
+  'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
+  '`Link: <…>; rel="next"` header.';
+
 /**
  * operator-api.md#lists: the next page in `Link: <…>; rel="next"` (RFC 8288), the same path and
  * query with the cursor replaced. Nothing when there is no next page.

@@ -149,15 +149,30 @@ export interface ProfileChangeRow {
   profile: IntegrationProfile;
 }
 
-/** The profile changes after `seq`, oldest first (tailed with the revocations). */
-export async function readProfileChangesAfter(db: Queryable, seq: number, now: Date): Promise<ProfileChangeRow[]> {
-  const { rows } = await db.query<ProfileChangeRow>(
-    `SELECT seq, key_id, profile FROM key_profile_changes
-      WHERE seq > $1 AND expires_at > $2 ORDER BY seq LIMIT 5000`,
-    [seq, now],
-    { prepare: 'auth-profile-changes-after' },
-  );
+/**
+ * The revocations and the profile changes are two logs tailed the same way: the unexpired rows
+ * after `seq`, oldest first, at most 5,000 a read. Each SQL text keeps its own prepared name.
+ */
+const TAILED_LOGS = {
+  revocations: {
+    sql: 'SELECT seq, jti, key_id FROM auth_revocations WHERE seq > $1 AND expires_at > $2 ORDER BY seq LIMIT 5000',
+    prepare: 'auth-revocations-after',
+  },
+  profileChanges: {
+    sql: 'SELECT seq, key_id, profile FROM key_profile_changes WHERE seq > $1 AND expires_at > $2 ORDER BY seq LIMIT 5000',
+    prepare: 'auth-profile-changes-after',
+  },
+};
+
+async function readLogAfter<T>(db: Queryable, log: keyof typeof TAILED_LOGS, seq: number, now: Date): Promise<T[]> {
+  const { sql, prepare } = TAILED_LOGS[log];
+  const { rows } = await db.query<T>(sql, [seq, now], { prepare });
   return rows;
+}
+
+/** The profile changes after `seq`, oldest first (tailed with the revocations). */
+export function readProfileChangesAfter(db: Queryable, seq: number, now: Date): Promise<ProfileChangeRow[]> {
+  return readLogAfter<ProfileChangeRow>(db, 'profileChanges', seq, now);
 }
 
 export async function insertRevocation(
@@ -171,14 +186,8 @@ export async function insertRevocation(
   ]);
 }
 
-export async function readRevocationsAfter(db: Queryable, seq: number, now: Date): Promise<RevocationRow[]> {
-  const { rows } = await db.query<RevocationRow>(
-    `SELECT seq, jti, key_id FROM auth_revocations
-      WHERE seq > $1 AND expires_at > $2 ORDER BY seq LIMIT 5000`,
-    [seq, now],
-    { prepare: 'auth-revocations-after' },
-  );
-  return rows;
+export function readRevocationsAfter(db: Queryable, seq: number, now: Date): Promise<RevocationRow[]> {
+  return readLogAfter<RevocationRow>(db, 'revocations', seq, now);
 }
 
 export async function deleteExpiredRevocations(db: Queryable, now: Date): Promise<void> {

@@ -2,6 +2,7 @@
 // their positions (docs/adr/0010-feed-cursor.md), pages by position, the relay's progress and
 // retention.
 import type { Queryable } from '../../db/db.js';
+import { insertUnnested } from '../../db/unnest.js';
 import type { FeedKind } from './feed-schemas.js';
 
 /** Woken on commit of a transaction that wrote feed items (in-process on PGlite). */
@@ -34,18 +35,12 @@ export interface FeedItemRow {
  */
 export async function insertItems(tx: Queryable, items: FeedItemInput[]): Promise<void> {
   if (items.length === 0) return;
-  await tx.query(
+  await insertUnnested(
+    tx,
     `INSERT INTO feed_items (id, kind, type, merchant_id, order_id, occurred_at, data)
      SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::uuid[], $6::timestamptz[], $7::jsonb[])`,
-    [
-      items.map((i) => i.id),
-      items.map((i) => i.kind),
-      items.map((i) => i.type),
-      items.map((i) => i.merchantId),
-      items.map((i) => i.orderId ?? null),
-      items.map((i) => i.occurredAt),
-      items.map((i) => JSON.stringify(i.data)),
-    ],
+    items,
+    ['id', 'kind', 'type', 'merchantId', (i) => i.orderId ?? null, 'occurredAt', (i) => JSON.stringify(i.data)],
   );
   await tx.query(`SELECT pg_notify('${FEED_CHANNEL}', '')`);
 }

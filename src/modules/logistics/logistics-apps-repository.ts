@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { type SearchPageFilter, searchPageParams } from '../../db/search-page.js';
 
 export interface LogisticsAppRow {
   id: string;
@@ -43,9 +44,9 @@ export async function findLogisticsApp(db: Queryable, id: string): Promise<Logis
  */
 export async function listLogisticsApps(
   db: Queryable,
-  filter: { q?: string; active?: boolean; after?: { at: Date; id: string }; limit?: number } = {},
+  filter: SearchPageFilter & { active?: boolean } = {},
 ): Promise<LogisticsAppRow[]> {
-  const q = filter.q?.trim() || null;
+  const page = searchPageParams(filter);
   const { rows } = await db.query<LogisticsAppRow>(
     `WITH chosen AS (
        SELECT * FROM logistics_apps
@@ -57,15 +58,7 @@ export async function listLogisticsApps(
             COALESCE(array_agg(l.merchant_id::text ORDER BY l.merchant_id) FILTER (WHERE l.merchant_id IS NOT NULL), '{}') AS merchant_ids
        FROM chosen a LEFT JOIN logistics_app_merchants l ON l.app_id = a.id
       GROUP BY a.id, a.name, a.secret_enc, a.active, a.created_at ORDER BY a.created_at, a.id`,
-    [
-      q,
-      // LIKE wildcards typed by a person are literal characters.
-      q?.replace(/[\\%_]/g, (c) => `\\${c}`) ?? null,
-      filter.active ?? null,
-      filter.after?.at ?? null,
-      filter.after?.id ?? null,
-      filter.limit ?? 100_000,
-    ],
+    [page.q, page.qLiteral, filter.active ?? null, page.afterAt, page.afterId, page.limit],
   );
   return rows;
 }

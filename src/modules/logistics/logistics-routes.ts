@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { answerNoContent } from '../../lib/answers.js';
 import { declareRoute, SIGNED_BY_PARTNER } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent } from '../../lib/schemas.js';
 import {
@@ -33,10 +34,7 @@ export const logisticsRoutes: FastifyPluginAsyncTypebox<{ logistics: LogisticsSe
         body: DeliveryUpdateBody,
         response: { 204: NoContent, ...errorResponses(400, 401, 404, 409, 413, 415) },
       },
-      handler: async (request, reply) => {
-        await logistics.receiveDeliveryUpdate(request.logisticsCaller, request.body);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => logistics.receiveDeliveryUpdate(request.logisticsCaller, request.body)),
     }),
   );
 

@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Queryable } from '../../db/db.js';
+import { unnestParams } from '../../db/unnest.js';
 import type { DeliveryUpdateBody } from './logistics-schemas.js';
 
 export interface LogisticsUpdateRow {
@@ -64,12 +65,7 @@ export async function insertUpdates(
       ORDER BY u.n`,
     [
       requestId,
-      updates.map((u) => u.orderId),
-      updates.map((u) => u.combined),
-      updates.map((u) => u.statusBefore),
-      updates.map((u) => u.statusAfter),
-      updates.map((u) => u.raisedEvent),
-      updates.map((u) => u.note),
+      ...unnestParams(updates, ['orderId', 'combined', 'statusBefore', 'statusAfter', 'raisedEvent', 'note']),
     ],
   );
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { type SearchPageFilter, searchPageParams } from '../../db/search-page.js';
 
 export interface MerchantRow {
   id: string;
@@ -62,24 +63,16 @@ export async function findMerchant(db: Queryable, id: string): Promise<MerchantR
  */
 export async function listMerchants(
   db: Queryable,
-  filter: { q?: string; status?: string; after?: { at: Date; id: string }; limit?: number } = {},
+  filter: SearchPageFilter & { status?: string } = {},
 ): Promise<MerchantRow[]> {
-  const q = filter.q?.trim() || null;
+  const page = searchPageParams(filter);
   const { rows } = await db.query<MerchantRow>(
     `SELECT ${COLUMNS} FROM merchants
       WHERE ($1::text IS NULL OR name ILIKE '%' || $6 || '%' OR id::text = lower($1) OR pdv_external_id = $1)
         AND ($2::text IS NULL OR status = $2)
         AND ($3::timestamptz IS NULL OR (created_at, id) > ($3, $4::uuid))
       ORDER BY created_at, id LIMIT $5`,
-    [
-      q,
-      filter.status ?? null,
-      filter.after?.at ?? null,
-      filter.after?.id ?? null,
-      filter.limit ?? 100_000,
-      // LIKE wildcards typed by a person are literal characters.
-      q?.replace(/[\\%_]/g, (c) => `\\${c}`) ?? null,
-    ],
+    [page.q, filter.status ?? null, page.afterAt, page.afterId, page.limit, page.qLiteral],
   );
   return rows;
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/db.js';
+import { insertUnnested } from '../../db/unnest.js';
 
 export interface NoticeInput {
   at: Date;
@@ -18,17 +19,12 @@ export interface NoticeRow {
 }
 
 export async function insertNotices(db: Queryable, notices: NoticeInput[]): Promise<void> {
-  if (notices.length === 0) return;
-  await db.query(
+  await insertUnnested(
+    db,
     `INSERT INTO notices (at, kind, merchant_id, message, detail)
      SELECT * FROM unnest($1::timestamptz[], $2::text[], $3::uuid[], $4::text[], $5::jsonb[])`,
-    [
-      notices.map((n) => n.at),
-      notices.map((n) => n.kind),
-      notices.map((n) => n.merchantId),
-      notices.map((n) => n.message),
-      notices.map((n) => JSON.stringify(n.detail)),
-    ],
+    notices,
+    ['at', 'kind', 'merchantId', 'message', (n) => JSON.stringify(n.detail)],
   );
 }
 

@@ -7,6 +7,7 @@ import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import { type CatalogService, CutView, productView, productViewFields } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
+import { readByPath } from './operator-schemas.js';
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
@@ -48,11 +49,7 @@ const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: 
       description:
         'One product of the merchant with its cuts and spices, in the order they were added. Errors: 404 for ' +
         'the merchant or the product.',
-      schema: {
-        tags,
-        params: ProductParams,
-        response: { 200: ProductDetail, ...errorResponses(400, 401, 404) },
-      },
+      schema: readByPath(tags, ProductParams, ProductDetail),
       handler: async (request) => {
         const { merchantId, productId } = request.params;
         await merchants.requireMerchant(merchantId);
@@ -74,11 +71,7 @@ const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: 
       access: { role: 'viewer', platform: true },
       summary: 'The cuts of a product, in the order they were added (D37)',
       description: 'The cuts of one product (each with its spice or null), in the order they were added. Errors: 404.',
-      schema: {
-        tags,
-        params: ProductParams,
-        response: { 200: Type.Array(CutView), ...errorResponses(400, 401, 404) },
-      },
+      schema: readByPath(tags, ProductParams, Type.Array(CutView)),
       handler: async (request) => {
         await merchants.requireMerchant(request.params.merchantId);
         return catalog.listCuts(request.params.merchantId, request.params.productId);

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { answerNoContent, sendCreatedSecret } from '../../lib/answers.js';
 import { sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
@@ -26,7 +27,7 @@ export const operatorLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps:
       },
       handler: async (request, reply) => {
         const created = await logisticsApps.createApp(request.body);
-        return reply.code(201).header('cache-control', 'no-store').send(created);
+        return sendCreatedSecret(reply, created);
       },
     }),
   );
@@ -73,10 +74,7 @@ export const operatorLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps:
         params: Type.Object({ appId: Uuid() }),
         response: { 204: NoContent, ...errorResponses(400, 401, 404) },
       },
-      handler: async (request, reply) => {
-        await logisticsApps.deactivateApp(request.params.appId);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => logisticsApps.deactivateApp(request.params.appId)),
     }),
   );
 };

@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
+import { sendCreatedSecret } from '../../lib/answers.js';
 import { notFound } from '../../lib/errors.js';
 import { toNumber } from '../../lib/money.js';
-import { sendTimePage } from '../../lib/pagination.js';
+import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
@@ -19,6 +20,7 @@ import {
   MerchantHistoryEntry,
   MerchantIdParams,
   MerchantSummary,
+  readByPath,
   UpdatedMerchant,
   UpdateIntegrationKeyBody,
   UpdateMerchantBody,
@@ -80,9 +82,7 @@ export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchant
       url: '/merchants',
       access: { role: 'viewer', platform: true },
       summary: 'List merchants, oldest first, a page at a time; search by name, id or POS code',
-      description:
-        'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
-        '`Link: <…>; rel="next"` header. `q` matches part of the name (any case) or exactly the id or the POS code.',
+      description: `${PAGED_LIST} \`q\` matches part of the name (any case) or exactly the id or the POS code.`,
       schema: {
         tags: ['operator'],
         querystring: ListQuery,
@@ -107,11 +107,7 @@ export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchant
         'A merchant with its onboarding settings (webhook URL and whether it is disabled, catalog endpoint), ' +
         'its integration keys (never their secrets) with last use and presence, and its last catalog sync. ' +
         'Errors: 404.',
-      schema: {
-        tags: ['operator'],
-        params: MerchantIdParams,
-        response: { 200: MerchantDetail, ...errorResponses(400, 401, 404) },
-      },
+      schema: readByPath(['operator'], MerchantIdParams, MerchantDetail),
       handler: async (request) => {
         const m = await merchants.requireMerchant(request.params.merchantId);
         const [keys, lastCatalogSync] = await Promise.all([
@@ -232,7 +228,7 @@ export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchant
       handler: async (request, reply) => {
         const m = await merchants.requireMerchant(request.params.merchantId);
         const key = await auth.createIntegrationKey(m.id, request.body?.name, request.body?.profile);
-        return reply.code(201).header('cache-control', 'no-store').send(key);
+        return sendCreatedSecret(reply, key);
       },
     }),
   );

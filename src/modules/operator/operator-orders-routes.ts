@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, Type } from 'typebox';
-import { sendTimePage } from '../../lib/pagination.js';
+import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { DateTime, emptyBodyAsObject, errorResponses, sendNoBody, Uuid } from '../../lib/schemas.js';
 import { EventMetadata, type EventsService } from '../events/index.js';
@@ -24,6 +24,7 @@ import {
   ListQuery,
   MerchantIdParams,
   PlatformEventBody,
+  readByPath,
 } from './operator-schemas.js';
 
 export interface OperatorOrdersDeps {
@@ -119,9 +120,7 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
     status: Type.Optional(Type.Enum(ORDER_STATUSES)),
     since: Type.Optional(DateTime()),
   });
-  const PAGING =
-    'Paged as operator-api.md says: `limit` (default 100, at most 1000) and `cursor`; the next page is in the ' +
-    '`Link: <…>; rel="next"` header. `q` is an order id or a display id (exact).';
+  const PAGING = `${PAGED_LIST} \`q\` is an order id or a display id (exact).`;
 
   /** One keyset page of orders, newest first, with the next page in the Link header. */
   async function orderPage(
@@ -192,11 +191,7 @@ export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps>
         'Everything about an order for support: the order with its delivery code, every event and who ' +
         'acknowledged it, tracking updates, weighings, logistics updates, and every webhook delivery with its ' +
         'attempts. Errors: 404.',
-      schema: {
-        tags,
-        params: OrderIdParams,
-        response: { 200: OperatorOrderDetail, ...errorResponses(400, 401, 404) },
-      },
+      schema: readByPath(tags, OrderIdParams, OperatorOrderDetail),
       handler: async (request) => {
         const row = await orders.getAnyOrder(request.params.orderId);
         const [timeline, tracking, logisticsUpdates, webhookDeliveries, weighings] = await Promise.all([

@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { DateTime, Status, Uuid } from '../../lib/schemas.js';
+import { type TSchema, Type } from 'typebox';
+import { DateTime, errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import { IntegrationProfileSchema } from '../auth/index.js';
 import { SyncView } from '../catalog/index.js';
 import { KeyPresence } from '../usage/index.js';
@@ -160,3 +160,12 @@ export const LogisticsAppSummary = Type.Object({
   merchantIds: Type.Array(Uuid()),
   createdAt: DateTime(),
 });
+
+/**
+ * The schema of an operator read of one thing named by its path (a merchant, an order, a
+ * product): the path's ids, the answer, and the errors every such read has: 400 (an id that is
+ * not a UUID), 401 and 404.
+ */
+export function readByPath<P extends TSchema, A extends TSchema>(tags: string[], params: P, answer: A) {
+  return { tags, params, response: { 200: answer, ...errorResponses(400, 401, 404) } };
+}

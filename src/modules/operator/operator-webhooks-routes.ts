@@ -14,7 +14,7 @@ import {
   RequeueAnswer,
   WebhookDelivery,
 } from '../webhooks/index.js';
-import { MerchantIdParams } from './operator-schemas.js';
+import { MerchantIdParams, readByPath } from './operator-schemas.js';
 
 export interface OperatorWebhooksDeps {
   merchants: MerchantsService;
@@ -74,11 +74,7 @@ export const operatorWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksD
       description:
         'Whether the merchant’s webhook endpoint answers: healthy, failing (since when, last error), disabled ' +
         '(after a 410 or failing too long) or unknown (never tried). Errors: 404.',
-      schema: {
-        tags: ['operator'],
-        params: MerchantIdParams,
-        response: { 200: EndpointHealth, ...errorResponses(400, 401, 404) },
-      },
+      schema: readByPath(['operator'], MerchantIdParams, EndpointHealth),
       handler: async (request) => {
         const m = await merchants.requireMerchant(request.params.merchantId);
         const [health] = await webhooks.endpointHealth([m.id]);

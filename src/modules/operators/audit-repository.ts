@@ -5,40 +5,34 @@ import type { Queryable } from '../../db/db.js';
 export type ActorKind = 'bootstrap' | 'operator' | 'token' | 'anonymous';
 export type Channel = 'api' | 'console';
 
-export interface AuditInsert {
+/** What an entry says, in the columns whose names need no translation between SQL and code. */
+interface AuditEntryFields {
   at: Date;
-  actorKind: ActorKind;
   actor: string;
-  operatorId: string | null;
-  tokenId: string | null;
   role: string | null;
   channel: Channel;
   action: string;
   target: Record<string, string>;
   details: Record<string, unknown>;
-  statusCode: number;
   outcome: 'success' | 'failure';
   reason: string | null;
   ip: string | null;
+}
+
+export interface AuditInsert extends AuditEntryFields {
+  actorKind: ActorKind;
+  operatorId: string | null;
+  tokenId: string | null;
+  statusCode: number;
   userAgent: string | null;
 }
 
-export interface AuditRow {
+export interface AuditRow extends AuditEntryFields {
   id: number;
-  at: Date;
   actor_kind: ActorKind;
-  actor: string;
   operator_id: string | null;
   token_id: string | null;
-  role: string | null;
-  channel: Channel;
-  action: string;
-  target: Record<string, string>;
-  details: Record<string, unknown>;
   status_code: number;
-  outcome: 'success' | 'failure';
-  reason: string | null;
-  ip: string | null;
   user_agent: string | null;
 }
 

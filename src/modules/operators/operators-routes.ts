@@ -3,6 +3,7 @@
 // role and audit action of each route are in its declaration; the operator scope audits changes.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { answerNoContent, sendCreatedSecret } from '../../lib/answers.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
 import { sendTimePage } from '../../lib/pagination.js';
@@ -142,10 +143,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         body: SetPasswordBody,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
-      handler: async (request, reply) => {
-        await operators.setPassword(request.params.id, request.body.password);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => operators.setPassword(request.params.id, request.body.password)),
     }),
   );
 
@@ -162,10 +160,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         params: OperatorIdParams,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
-      handler: async (request, reply) => {
-        await operators.resetTotp(request.params.id);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => operators.resetTotp(request.params.id)),
     }),
   );
 
@@ -224,7 +219,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       },
       handler: async (request, reply) => {
         const created = await operators.createToken(request.params.id, request.body, request.actor.role);
-        return reply.code(201).header('cache-control', 'no-store').send(created);
+        return sendCreatedSecret(reply, created);
       },
     }),
   );
@@ -241,10 +236,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         params: TokenParams,
         response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
       },
-      handler: async (request, reply) => {
-        await operators.revokeToken(request.params.id, request.params.tokenId);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => operators.revokeToken(request.params.id, request.params.tokenId)),
     }),
   );
 
@@ -291,7 +283,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       },
       handler: async (request, reply) => {
         const created = await operators.createToken(selfOf(request.actor), request.body, request.actor.role);
-        return reply.code(201).header('cache-control', 'no-store').send(created);
+        return sendCreatedSecret(reply, created);
       },
     }),
   );
@@ -308,10 +300,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         params: Type.Object({ tokenId: Uuid() }),
         response: { 204: NoContent, ...errorResponses(400, 401, 404, 409) },
       },
-      handler: async (request, reply) => {
-        await operators.revokeToken(selfOf(request.actor), request.params.tokenId);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => operators.revokeToken(selfOf(request.actor), request.params.tokenId)),
     }),
   );
 };

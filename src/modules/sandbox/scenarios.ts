@@ -49,6 +49,14 @@ const instantDelivery = (customerName: string): OrderShape => ({
   customerName,
 });
 
+/** The logistics partner's two reports, as every scenario with a courier plays them. */
+const courierOnTheWay = { kind: 'logistics', eventType: 'DELIVERY_ONGOING', message: 'Entregador a caminho' } as const;
+const courierDelivered = {
+  kind: 'logistics',
+  eventType: 'DELIVERY_FINISHED',
+  message: 'Pedido entregue ao cliente',
+} as const;
+
 export const SCENARIOS: readonly ScenarioDefinition[] = [
   {
     name: 'delivery-instant',
@@ -112,7 +120,7 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
       'denied with denyCancellation.',
     order: instantDelivery('Gabriela Costa'),
     steps: [
-      { kind: 'logistics', eventType: 'DELIVERY_ONGOING', message: 'Entregador a caminho', setup: true },
+      { ...courierOnTheWay, setup: true },
       { kind: 'customerCancellation', reason: 'Cliente desistiu depois do envio' },
     ],
   },
@@ -122,10 +130,7 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
       "The platform's logistics partner delivers a DELIVERY order: DELIVERY_ONGOING (DISPATCHED), then " +
       'DELIVERY_FINISHED (DELIVERED), as signed deliveryUpdate requests.',
     order: instantDelivery('Henrique Dias'),
-    steps: [
-      { kind: 'logistics', eventType: 'DELIVERY_ONGOING', message: 'Entregador a caminho' },
-      { kind: 'logistics', eventType: 'DELIVERY_FINISHED', message: 'Pedido entregue ao cliente' },
-    ],
+    steps: [courierOnTheWay, courierDelivered],
   },
   {
     name: 'concluded',
@@ -134,7 +139,7 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
       '(DELIVERY_FINISHED: DELIVERED). On an existing order (options.orderId) only CONCLUDED is raised.',
     order: instantDelivery('Isabela Martins'),
     steps: [
-      { kind: 'logistics', eventType: 'DELIVERY_FINISHED', message: 'Pedido entregue ao cliente', setup: true },
+      { ...courierDelivered, setup: true },
       { kind: 'platformEvent', eventType: 'CONCLUDED' },
     ],
   },

@@ -3,6 +3,7 @@
 // trim to the batches that hold a key's newest requests, a key's newest batches, and retention
 // by age.
 import type { Queryable } from '../../db/db.js';
+import { insertUnnested } from '../../db/unnest.js';
 
 export interface RequestLogBatchInsert {
   keyId: string;
@@ -17,23 +18,17 @@ export interface RequestLogBatchInsert {
 
 /** One statement whatever the number of batches; batches get seq in the order given. */
 export async function insertBatches(db: Queryable, batches: RequestLogBatchInsert[]): Promise<void> {
-  if (batches.length === 0) return;
   // Text arrays: measured cheaper on the embedded database than one JSON document of the batches
   // (docs/adr/0014-request-log-in-batches.md).
-  await db.query(
+  await insertUnnested(
+    db,
     `INSERT INTO request_log_batches (key_id, merchant_id, first_at, last_at, entries, requests)
      SELECT key_id, merchant_id, first_at, last_at, entries, requests
        FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::int[], $6::text[])
             WITH ORDINALITY AS b(key_id, merchant_id, first_at, last_at, entries, requests, n)
       ORDER BY n`,
-    [
-      batches.map((b) => b.keyId),
-      batches.map((b) => b.merchantId),
-      batches.map((b) => b.firstAt),
-      batches.map((b) => b.lastAt),
-      batches.map((b) => b.entries),
-      batches.map((b) => b.requests),
-    ],
+    batches,
+    ['keyId', 'merchantId', 'firstAt', 'lastAt', 'entries', 'requests'],
   );
 }
 

@@ -2,6 +2,7 @@
 // its state from recent attempts, when it started failing, and disabling with a reason. Kept
 // apart from the delivery queue's statements; webhooks-repository re-exports it.
 import type { Queryable } from '../../db/db.js';
+import { unnestParams } from '../../db/unnest.js';
 
 export interface HealthChange {
   merchant_id: string;
@@ -65,12 +66,7 @@ export async function updateEndpointHealth(
        FROM upserted u LEFT JOIN previous p ON p.merchant_id = u.merchant_id
        JOIN merchants m ON m.id = u.merchant_id
       WHERE p.state IS DISTINCT FROM u.state`,
-    [
-      outcomes.map((o) => o.merchantId),
-      outcomes.map((o) => o.ok),
-      outcomes.map((o) => o.error),
-      outcomes.map((o) => o.at),
-    ],
+    unnestParams(outcomes, ['merchantId', 'ok', 'error', 'at']),
   );
   return rows;
 }

@@ -3,6 +3,7 @@
 // production they answer 404 like any unknown route.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { answerNoContent } from '../../lib/answers.js';
 import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import { MAX_WAIT_SEC, type WebhookForwarding } from './webhook-forwarding.js';
@@ -241,10 +242,7 @@ export const webhookForwardingRoutes: FastifyPluginAsyncTypebox<{ forwarding: We
         'Ends the merchant’s listening session at once (cleaver listen does it on Ctrl-C). Deliveries still due are ' +
         `sent by the workers to the registered ordersWebhookURL. Answers 204 whether or not a session existed. ${SANDBOX_ONLY}`,
       schema: { tags, response: { 204: NoContent, ...errorResponses(401, 429) } },
-      handler: async (request, reply) => {
-        await forwarding.stop(request.principal);
-        return reply.code(204).send(null);
-      },
+      handler: answerNoContent((request) => forwarding.stop(request.principal)),
     }),
   );
 };

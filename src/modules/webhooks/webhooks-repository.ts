@@ -3,6 +3,7 @@
 // and the "waits for an earlier delivery of its order" clause, which must stay identical in the
 // claim and in the reads that explain a wait; endpoint health lives in its own file.
 import type { Db, Queryable } from '../../db/db.js';
+import { unnestParams } from '../../db/unnest.js';
 
 export * from './endpoint-health-repository.js';
 
@@ -246,20 +247,20 @@ export async function recordAttempts(db: Queryable, results: AttemptResult[]): P
        FROM r
       WHERE d.id = r.delivery_id AND d.lease_token = r.lease_token
      RETURNING d.id`,
-    [
-      results.map((r) => r.deliveryId),
-      results.map((r) => r.leaseToken),
-      results.map((r) => r.attemptNo),
-      results.map((r) => iso(r.startedAt)),
-      results.map((r) => r.durationMs),
-      results.map((r) => r.targetUrl),
-      results.map((r) => r.statusCode),
-      results.map((r) => r.error),
-      results.map((r) => r.responseSnippet),
-      results.map((r) => r.status),
-      results.map((r) => iso(r.nextAttemptAt)),
-      results.map((r) => iso(r.at)),
-    ],
+    unnestParams(results, [
+      'deliveryId',
+      'leaseToken',
+      'attemptNo',
+      (r) => iso(r.startedAt),
+      'durationMs',
+      'targetUrl',
+      'statusCode',
+      'error',
+      'responseSnippet',
+      'status',
+      (r) => iso(r.nextAttemptAt),
+      (r) => iso(r.at),
+    ]),
   );
   return new Set(rows.map((r) => r.id));
 }
