@@ -1,5 +1,5 @@
-import { numberArray, plainTextArray } from '../../db/array-literal.js';
 import type { Queryable } from '../../db/db.js';
+import { insertUnnested } from '../../db/unnest.js';
 import type { RouteGroup } from './route-groups.js';
 
 export interface UsageBucket {
@@ -17,11 +17,11 @@ export interface UsageBucket {
 
 /**
  * Adds a batch of per-minute counters, set-based (one statement whatever the batch size). The
- * arrays go as literals built by db/array-literal.ts, times as epoch milliseconds.
+ * arrays go as literals (db/unnest.ts, asLiterals), times as epoch milliseconds.
  */
 export async function addUsage(db: Queryable, buckets: UsageBucket[]): Promise<void> {
-  if (buckets.length === 0) return;
-  await db.query(
+  await insertUnnested(
+    db,
     `INSERT INTO key_usage_minutes AS u (key_id, minute, route_group, requests, errors_4xx, throttled, errors_5xx,
                                          latency_ms_sum, latency_ms_max)
      SELECT key_id, to_timestamp(minute_ms / 1000.0), route_group, requests, errors_4xx, throttled, errors_5xx,
@@ -37,17 +37,9 @@ export async function addUsage(db: Queryable, buckets: UsageBucket[]): Promise<v
        errors_5xx = u.errors_5xx + EXCLUDED.errors_5xx,
        latency_ms_sum = u.latency_ms_sum + EXCLUDED.latency_ms_sum,
        latency_ms_max = GREATEST(u.latency_ms_max, EXCLUDED.latency_ms_max)`,
-    [
-      plainTextArray(buckets.map((b) => b.keyId)),
-      numberArray(buckets.map((b) => b.minute)),
-      plainTextArray(buckets.map((b) => b.group)),
-      numberArray(buckets.map((b) => b.requests)),
-      numberArray(buckets.map((b) => b.errors4xx)),
-      numberArray(buckets.map((b) => b.throttled)),
-      numberArray(buckets.map((b) => b.errors5xx)),
-      numberArray(buckets.map((b) => b.latencyMsSum)),
-      numberArray(buckets.map((b) => b.latencyMsMax)),
-    ],
+    buckets,
+    ['keyId', 'minute', 'group', 'requests', 'errors4xx', 'throttled', 'errors5xx', 'latencyMsSum', 'latencyMsMax'],
+    { asLiterals: true },
   );
 }
 
@@ -62,8 +54,8 @@ export interface PresenceUpdate {
 
 /** Moves last-seen times forward only (several instances flush in any order). */
 export async function advancePresence(db: Queryable, updates: PresenceUpdate[]): Promise<void> {
-  if (updates.length === 0) return;
-  await db.query(
+  await insertUnnested(
+    db,
     `INSERT INTO key_presence AS p (key_id, merchant_id, last_request_at, last_poll_at, last_ack_at)
      SELECT key_id, merchant_id, to_timestamp(request_ms / 1000.0), to_timestamp(poll_ms / 1000.0),
             to_timestamp(ack_ms / 1000.0)
@@ -73,13 +65,9 @@ export async function advancePresence(db: Queryable, updates: PresenceUpdate[]):
        last_request_at = GREATEST(p.last_request_at, EXCLUDED.last_request_at),
        last_poll_at = GREATEST(p.last_poll_at, EXCLUDED.last_poll_at),
        last_ack_at = GREATEST(p.last_ack_at, EXCLUDED.last_ack_at)`,
-    [
-      plainTextArray(updates.map((u) => u.keyId)),
-      plainTextArray(updates.map((u) => u.merchantId)),
-      numberArray(updates.map((u) => u.lastRequestAt)),
-      numberArray(updates.map((u) => u.lastPollAt)),
-      numberArray(updates.map((u) => u.lastAckAt)),
-    ],
+    updates,
+    ['keyId', 'merchantId', 'lastRequestAt', 'lastPollAt', 'lastAckAt'],
+    { asLiterals: true },
   );
 }
 
