@@ -28,13 +28,7 @@ import {
   RetentionPolicy,
   StorageType,
 } from 'nats';
-import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import type { Db } from '../src/db/db.js';
-import { migrate } from '../src/db/migrate.js';
-import { openPglite } from '../src/db/pglite.js';
-import { openPgliteThread } from '../src/db/pglite-thread.js';
-import { openPostgres } from '../src/db/postgres.js';
 import { systemClock } from '../src/lib/clock.js';
 import { newId } from '../src/lib/ids.js';
 import { createFeedRelay, type FeedItemView, subjectOf, wavesOf } from '../src/modules/feed/index.js';

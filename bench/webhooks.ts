@@ -7,19 +7,12 @@
 // PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); a
 // scratch database is created and dropped.
 import { fork } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/config.js';
-import type { Db } from '../src/db/db.js';
-import { migrate } from '../src/db/migrate.js';
-import { openPglite } from '../src/db/pglite.js';
-import { openPgliteThread } from '../src/db/pglite-thread.js';
-import { openPostgres } from '../src/db/postgres.js';
 import { systemClock } from '../src/lib/clock.js';
 import { newId } from '../src/lib/ids.js';
 import type { RecordedEvent } from '../src/modules/events/event-contract.js';

@@ -14,6 +14,14 @@ import { requireDeclaredRoutes } from './lib/route-declaration.js';
 import { ErrorBody } from './lib/schemas.js';
 import { unstorableTextPath } from './lib/storable-text.js';
 import type { ShutdownState } from './lifecycle/shutdown-state.js';
+import {
+  adminCatalogRoutes,
+  adminLogisticsRoutes,
+  adminMerchantsRoutes,
+  adminNoticesRoutes,
+  adminOrdersRoutes,
+  adminWebhooksRoutes,
+} from './modules/admin-api/index.js';
 import { oauthRoutes, type Principal } from './modules/auth/index.js';
 import { catalogRoutes } from './modules/catalog/index.js';
 import { developerRoutes } from './modules/developer/index.js';
@@ -22,14 +30,6 @@ import { asyncApiDocument, feedRoutes } from './modules/feed/index.js';
 import { operatorHomologationRoutes, posHomologationRoutes } from './modules/homologation/index.js';
 import { logisticsRoutes, useLogisticsAuth } from './modules/logistics/index.js';
 import { onboardingRoutes } from './modules/merchants/index.js';
-import {
-  operatorCatalogRoutes,
-  operatorLogisticsRoutes,
-  operatorMerchantsRoutes,
-  operatorNoticesRoutes,
-  operatorOrdersRoutes,
-  operatorWebhooksRoutes,
-} from './modules/operator/index.js';
 import { auditRoutes, operatorsRoutes } from './modules/operators/index.js';
 import { ordersRoutes, versionsRoutes } from './modules/orders/index.js';
 import { operatorSandboxRoutes, posSandboxRoutes } from './modules/sandbox/index.js';
@@ -302,23 +302,23 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   await app.register(
     async (scope) => {
       useOperatorApiAuth(scope, { operators: services.operators, audit: services.audit });
-      await scope.register(operatorMerchantsRoutes, {
+      await scope.register(adminMerchantsRoutes, {
         merchants: services.merchants,
         auth,
         lastCatalogSync: services.catalog.lastSync,
         usage: services.usage,
       });
-      await scope.register(operatorCatalogRoutes, { merchants: services.merchants, catalog: services.catalog });
-      await scope.register(operatorLogisticsRoutes, { logisticsApps: services.logisticsApps });
-      await scope.register(operatorOrdersRoutes, {
+      await scope.register(adminCatalogRoutes, { merchants: services.merchants, catalog: services.catalog });
+      await scope.register(adminLogisticsRoutes, { logisticsApps: services.logisticsApps });
+      await scope.register(adminOrdersRoutes, {
         orders: services.orders,
         events: services.events,
         merchants: services.merchants,
         logisticsUpdates: services.logistics.listUpdates,
         webhookDeliveries: (orderId) => services.webhooks.listOrderDeliveries(orderId),
       });
-      await scope.register(operatorWebhooksRoutes, { merchants: services.merchants, webhooks: services.webhooks });
-      await scope.register(operatorNoticesRoutes, { notices: services.notices });
+      await scope.register(adminWebhooksRoutes, { merchants: services.merchants, webhooks: services.webhooks });
+      await scope.register(adminNoticesRoutes, { notices: services.notices });
       await scope.register(operatorsRoutes, { operators: services.operators, clock: services.clock });
       await scope.register(auditRoutes, { audit: services.audit });
       await scope.register(feedRoutes, { feed: services.feed });

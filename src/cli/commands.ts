@@ -1,9 +1,10 @@
 // The commands of `cleaver` other than the service itself (serve, migrate: src/cli.ts), behind one
 // entry that takes its input and output as arguments: the binary runs them on the process's own
 // streams, and tests run them in process on captured ones (test/cli/run-cli.ts).
+
+import { keysCommand, logisticsCommand, merchantsCommand, ordersCommand } from './admin-api-commands.js';
 import { EXIT_CODES_HELP, type Io, reportError, UsageError } from './common.js';
 import { listenCommand } from './listen-command.js';
-import { keysCommand, logisticsCommand, merchantsCommand, ordersCommand } from './operator-commands.js';
 import { auditCommand, operatorsCommand } from './operators-commands.js';
 import { platformCommand } from './platform-commands.js';
 import { posCommand } from './pos-commands.js';

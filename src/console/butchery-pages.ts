@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
-import { CutBody } from '../modules/operator/index.js';
+import { CutBody } from '../modules/admin-api/index.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
 import { readForm } from './console-form.js';
 import { type ConsoleKit, queryOf } from './console-kit.js';

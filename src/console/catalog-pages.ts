@@ -3,7 +3,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
-import { HandMadeCategoryBody, HandMadeProductBody } from '../modules/operator/index.js';
+import { HandMadeCategoryBody, HandMadeProductBody } from '../modules/admin-api/index.js';
 import { productHref } from './butchery-pages.js';
 import { lastDays, stackedBars } from './charts.js';
 import { invalidInput } from './console-errors.js';

@@ -5,14 +5,14 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
 import { isUuid } from '../lib/ids.js';
-import { INTEGRATION_PROFILES, type IntegrationProfile } from '../modules/auth/index.js';
-import type { MerchantRow } from '../modules/merchants/index.js';
 import {
   CreateIntegrationKeyBody,
   CreateMerchantBody,
   UpdateIntegrationKeyBody,
   UpdateMerchantBody,
-} from '../modules/operator/index.js';
+} from '../modules/admin-api/index.js';
+import { INTEGRATION_PROFILES, type IntegrationProfile } from '../modules/auth/index.js';
+import type { MerchantRow } from '../modules/merchants/index.js';
 import { lastDays, lines, stackedBars } from './charts.js';
 import { notFoundPage } from './console-errors.js';
 import { readForm } from './console-form.js';

@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
 import { AppError } from '../lib/errors.js';
 import { isUuid } from '../lib/ids.js';
-import { CancellationDecisionBody, CustomerCancellationBody, PlatformEventBody } from '../modules/operator/index.js';
+import { CancellationDecisionBody, CustomerCancellationBody, PlatformEventBody } from '../modules/admin-api/index.js';
 import { ORDER_STATUSES, type PlatformAction, platformActions } from '../modules/orders/index.js';
 import { adjustmentRow, optionLines, quantityCell, weighingTimelineEntries } from './butchery-pages.js';
 import { ConsoleError, notFoundPage } from './console-errors.js';

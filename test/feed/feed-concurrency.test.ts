@@ -4,11 +4,9 @@
 // follows the feed over HTTP; on PostgreSQL, a transaction that took its place first and commits
 // last is also forced, the case a plain sequence number gets wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { confirmBody } from '../support/order-session.js';
 import { createOrder, createProduct, orderLife } from '../support/orders.js';
 import {
   adminHeaders,
-  bearer,
   createMerchant,
   createTestApp,
   type MerchantCredentials,

@@ -9,10 +9,9 @@
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CleaverProcess, startCleaver, stopAllCleavers } from '../proof/processes.js';
-import { confirmBody } from '../support/order-session.js';
-import { createOrder, createProduct, orderLife } from '../support/orders.js';
+import { createProduct, orderLife } from '../support/orders.js';
 import { type OwnNats, startOwnNats } from '../support/own-services.js';
-import { bearer, createMerchant, createTestApp, type MerchantCredentials, type TestApp } from '../support/test-app.js';
+import { createMerchant, createTestApp, type MerchantCredentials, type TestApp } from '../support/test-app.js';
 import { createTestDatabase, testDbKind } from '../support/test-db.js';
 
 const STREAM = 'CLEAVER_FAULTS';

@@ -299,7 +299,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       return { items: items.map(toSyncView), next };
     },
 
-    /** For GET /admin/v1/merchants/{id} (operator-merchants-routes `lastCatalogSync`). */
+    /** For GET /admin/v1/merchants/{id} (admin-merchants-routes `lastCatalogSync`). */
     async lastSync(merchantId: string): Promise<ReturnType<typeof toSyncView> | null> {
       const latest = await syncRepo.latestSync(db, merchantId);
       return latest ? toSyncView(latest) : null;

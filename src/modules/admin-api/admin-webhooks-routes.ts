@@ -14,14 +14,14 @@ import {
   RequeueAnswer,
   WebhookDelivery,
 } from '../webhooks/index.js';
-import { MerchantIdParams, readByPath } from './operator-schemas.js';
+import { MerchantIdParams, readByPath } from './admin-schemas.js';
 
 export interface OperatorWebhooksDeps {
   merchants: MerchantsService;
   webhooks: WebhooksService;
 }
 
-export const operatorWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksDeps> = async (app, deps) => {
+export const adminWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksDeps> = async (app, deps) => {
   const { merchants, webhooks } = deps;
 
   app.route(

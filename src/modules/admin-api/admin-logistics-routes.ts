@@ -5,9 +5,9 @@ import { sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import type { LogisticsAppsService } from '../logistics/index.js';
-import { CreateLogisticsAppBody, ListQuery, LogisticsAppCreated, LogisticsAppSummary } from './operator-schemas.js';
+import { CreateLogisticsAppBody, ListQuery, LogisticsAppCreated, LogisticsAppSummary } from './admin-schemas.js';
 
-export const operatorLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps: LogisticsAppsService }> = async (
+export const adminLogisticsRoutes: FastifyPluginAsyncTypebox<{ logisticsApps: LogisticsAppsService }> = async (
   app,
   { logisticsApps },
 ) => {

@@ -6,10 +6,7 @@ import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { Notice, NoticeListQuery, type NoticesService } from '../notices/index.js';
 
-export const operatorNoticesRoutes: FastifyPluginAsyncTypebox<{ notices: NoticesService }> = async (
-  app,
-  { notices },
-) => {
+export const adminNoticesRoutes: FastifyPluginAsyncTypebox<{ notices: NoticesService }> = async (app, { notices }) => {
   app.route(
     declareRoute({
       method: 'GET',

@@ -24,7 +24,7 @@ import {
   UpdatedMerchant,
   UpdateIntegrationKeyBody,
   UpdateMerchantBody,
-} from './operator-schemas.js';
+} from './admin-schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -52,7 +52,7 @@ export interface OperatorMerchantsDeps {
   usage: Pick<UsageService, 'presenceOf' | 'usageOf'>;
 }
 
-export const operatorMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDeps> = async (app, deps) => {
+export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDeps> = async (app, deps) => {
   const { merchants, auth } = deps;
 
   app.route(

@@ -1,5 +1,5 @@
 // D37 (operator-api.md#third-round-the-platform-feed-cuts-weighing): a product's cuts and spices, and the product with them.
-// Registered by operator-catalog-routes.ts, inside the operator scope and its role rules.
+// Registered by admin-catalog-routes.ts, inside the operator scope and its role rules.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -7,7 +7,7 @@ import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
 import { type CatalogService, CutView, productView, productViewFields } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
-import { readByPath } from './operator-schemas.js';
+import { readByPath } from './admin-schemas.js';
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
@@ -130,7 +130,7 @@ const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: 
   );
 };
 
-/** Called by operatorCatalogRoutes, so the cuts share its scope (no registration of their own in app.ts). */
+/** Called by adminCatalogRoutes, so the cuts share its scope (no registration of their own in app.ts). */
 export async function registerCutRoutes(
   app: FastifyInstance,
   deps: { merchants: MerchantsService; catalog: CatalogService },

@@ -25,9 +25,9 @@ import {
   MerchantIdParams,
   PlatformEventBody,
   readByPath,
-} from './operator-schemas.js';
+} from './admin-schemas.js';
 
-export interface OperatorOrdersDeps {
+export interface AdminOrdersDeps {
   orders: OrdersService;
   events: EventsService;
   merchants: MerchantsService;
@@ -87,7 +87,7 @@ function toOperatorOrderSummary(o: OrderRow): Static<typeof OperatorOrderSummary
 }
 
 /** operator-api.md#orders: the platform hands in orders and plays the customer's part. */
-export const operatorOrdersRoutes: FastifyPluginAsyncTypebox<OperatorOrdersDeps> = async (app, deps) => {
+export const adminOrdersRoutes: FastifyPluginAsyncTypebox<AdminOrdersDeps> = async (app, deps) => {
   const { orders, events, merchants } = deps;
   const tags = ['operator'];
 

@@ -5,8 +5,8 @@ import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import { type CatalogService, productView, productViewFields, SyncView } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
-import { registerCutRoutes } from './operator-cuts-routes.js';
-import { HandMadeCategoryBody, HandMadeProductBody, ListQuery, MerchantIdParams } from './operator-schemas.js';
+import { registerCutRoutes } from './admin-cuts-routes.js';
+import { HandMadeCategoryBody, HandMadeProductBody, ListQuery, MerchantIdParams } from './admin-schemas.js';
 
 const HandMadeCategory = Type.Object({
   id: Uuid(),
@@ -23,7 +23,7 @@ const HandMadeProduct = Type.Object({
   externalCode: Type.String(),
 });
 
-export const operatorCatalogRoutes: FastifyPluginAsyncTypebox<{
+export const adminCatalogRoutes: FastifyPluginAsyncTypebox<{
   merchants: MerchantsService;
   catalog: CatalogService;
 }> = async (app, { merchants, catalog }) => {

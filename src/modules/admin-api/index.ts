@@ -1,0 +1,21 @@
+// The operator API (/admin/v1, operator-api.md): routes only; it owns no tables and reads the
+// other modules through their index.ts.
+export { adminCatalogRoutes } from './admin-catalog-routes.js';
+// The bodies console forms post too (style.md#habits): the console reads its fields with the same schemas.
+export { CutBody } from './admin-cuts-routes.js';
+export { adminLogisticsRoutes } from './admin-logistics-routes.js';
+export { adminMerchantsRoutes } from './admin-merchants-routes.js';
+export { adminNoticesRoutes } from './admin-notices-routes.js';
+export { adminOrdersRoutes } from './admin-orders-routes.js';
+export {
+  CancellationDecisionBody,
+  CreateIntegrationKeyBody,
+  CreateMerchantBody,
+  CustomerCancellationBody,
+  HandMadeCategoryBody,
+  HandMadeProductBody,
+  PlatformEventBody,
+  UpdateIntegrationKeyBody,
+  UpdateMerchantBody,
+} from './admin-schemas.js';
+export { adminWebhooksRoutes } from './admin-webhooks-routes.js';
