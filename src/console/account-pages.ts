@@ -1,6 +1,7 @@
 // The logged-in operator's own account: password, one-time codes (enrol with an authenticator
 // app, confirm with a first code, turn off), personal API tokens (shown once), and "sign out
 // everywhere". A bootstrap-token session has no account.
+
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
@@ -15,6 +16,7 @@ import {
   TOKEN_MAX_DAYS,
   toTokenView,
 } from '../modules/operators/index.js';
+import { allow } from './console-access.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
 import { readForm } from './console-form.js';
 import { type ConsoleKit, queryOf } from './console-kit.js';
@@ -106,9 +108,9 @@ export const accountPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
     );
   }
 
-  app.get('/account', (request, reply) => accountPage(request, reply));
+  app.get('/account', allow('viewer'), (request, reply) => accountPage(request, reply));
 
-  app.post('/account/password', async (request, reply) => {
+  app.post('/account/password', allow('viewer', 'account.changePassword'), async (request, reply) => {
     const form = readForm(request, PasswordForm, {
       labels: { currentPassword: (t) => t.account.currentPassword },
       messages: { newPassword: (t) => t.errors.passwordTooShort(PASSWORD_MIN) },
@@ -121,7 +123,7 @@ export const accountPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
     return reply.redirect('/console/account?done=password', 303);
   });
 
-  app.post('/account/totp', async (request, reply) => {
+  app.post('/account/totp', allow('viewer', 'account.startTotp'), async (request, reply) => {
     const { secret, uri } = await operators.startTotp(selfOf(request.actor));
     const ctx = kit.ctx(request);
     const a = ctx.t.account;
@@ -143,19 +145,19 @@ export const accountPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
     return accountPage(request, reply, shown);
   });
 
-  app.post('/account/totp/confirm', async (request, reply) => {
+  app.post('/account/totp/confirm', allow('viewer', 'account.enableTotp'), async (request, reply) => {
     const { code } = readForm(request, CodeForm, { labels: { code: (t) => t.account.enrolCode } });
     await operators.confirmTotp(selfOf(request.actor), code ?? '');
     return reply.redirect('/console/account?done=totp', 303);
   });
 
-  app.post('/account/totp/disable', async (request, reply) => {
+  app.post('/account/totp/disable', allow('viewer', 'account.disableTotp'), async (request, reply) => {
     const { password } = readForm(request, TotpOffForm, { labels: { password: (t) => t.account.password } });
     await operators.disableTotp(selfOf(request.actor), password ?? '');
     return reply.redirect('/console/account?done=totp-off', 303);
   });
 
-  app.post('/account/tokens', async (request, reply) => {
+  app.post('/account/tokens', allow('viewer', 'operatorToken.create'), async (request, reply) => {
     const {
       name,
       role,
@@ -186,14 +188,14 @@ export const accountPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
     return accountPage(request, reply, shown, 201);
   });
 
-  app.post('/account/tokens/:tokenId/revoke', async (request, reply) => {
+  app.post('/account/tokens/:tokenId/revoke', allow('viewer', 'operatorToken.revoke'), async (request, reply) => {
     const tokenId = (request.params as { tokenId: string }).tokenId;
     if (!isUuid(tokenId)) throw notFoundPage((t) => t.errors.tokenNotFound);
     await operators.revokeToken(selfOf(request.actor), tokenId);
     return reply.redirect('/console/account?done=token', 303);
   });
 
-  app.post('/account/sessions/revoke', async (request, reply) => {
+  app.post('/account/sessions/revoke', allow('viewer', 'account.revokeSessions'), async (request, reply) => {
     const id = selfOf(request.actor);
     await operatorSessions.closeAll(id);
     return reply.redirect('/console/login', 303);

@@ -1,7 +1,9 @@
 // The audit log in the console: filter by actor, action and days; page through; export the
 // filtered entries as JSON lines (the same export as GET /admin/v1/audit/export).
+
 import type { FastifyPluginAsync } from 'fastify';
 import { type AuditQuery, type AuditView, ndjson } from '../modules/operators/index.js';
+import { allow } from './console-access.js';
 import { invalidInput } from './console-errors.js';
 import { type ConsoleKit, queryOf } from './console-kit.js';
 import { badge, type Html, html, query, shortId, time } from './html.js';
@@ -48,7 +50,7 @@ function resultOf(e: AuditView): Html {
 export const auditPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { audit } = kit.services;
 
-  app.get('/audit', async (request, reply) => {
+  app.get('/audit', allow('viewer'), async (request, reply) => {
     const ctx = kit.ctx(request);
     const t: Messages = ctx.t;
     const a = t.audit;
@@ -79,7 +81,7 @@ export const auditPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, {
     return kit.send(reply, page(ctx, { title: a.title, active: 'audit' }, html`${form}${list}${more}`));
   });
 
-  app.get('/audit/export', async (request, reply) => {
+  app.get('/audit/export', allow('viewer'), async (request, reply) => {
     const { cursor: _c, limit: _l, ...filter } = auditQueryOf(queryOf(request));
     return reply
       .type('application/x-ndjson; charset=utf-8')

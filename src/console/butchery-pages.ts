@@ -1,10 +1,12 @@
 // Butchery in the console (D37, D38): a product's page with its cuts and spices (add, remove),
 // and the parts of the order page that show a chosen cut, a weighed line and the weighings in the
 // timeline. Kept apart from catalog-pages.ts and orders-pages.ts, which call the helpers below.
+
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
 import { CutBody } from '../modules/admin-api/index.js';
+import { allow } from './console-access.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
 import { readForm } from './console-form.js';
 import { type ConsoleKit, queryOf } from './console-kit.js';
@@ -89,7 +91,7 @@ export async function weighingTimelineEntries(
 export const butcheryPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { merchants, catalog } = kit.services;
 
-  app.get('/merchants/:merchantId/products/:productId', async (request, reply) => {
+  app.get('/merchants/:merchantId/products/:productId', allow('viewer'), async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
     const product = await catalog.requireProduct(m.id, productIdOf(request));
     const cuts = await catalog.listCuts(m.id, product.id);
@@ -159,25 +161,33 @@ export const butcheryPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
     cutId: (t: Messages) => t.butchery.cutId,
   };
 
-  app.post('/merchants/:merchantId/products/:productId/cuts', async (request, reply) => {
-    const m = await merchants.requireMerchant(merchantIdOf(request));
-    const productId = productIdOf(request);
-    const { name, spice, id } = readForm(request, CutForm, { labels });
-    const cut = await catalog.addCut(m.id, productId, {
-      name,
-      ...(id ? { id } : {}),
-      ...(spice ? { spice: { name: spice } } : {}),
-    });
-    return reply.redirect(back(m.id, productId, { added: cut.name }), 303);
-  });
+  app.post(
+    '/merchants/:merchantId/products/:productId/cuts',
+    allow('admin', 'catalog.addCut'),
+    async (request, reply) => {
+      const m = await merchants.requireMerchant(merchantIdOf(request));
+      const productId = productIdOf(request);
+      const { name, spice, id } = readForm(request, CutForm, { labels });
+      const cut = await catalog.addCut(m.id, productId, {
+        name,
+        ...(id ? { id } : {}),
+        ...(spice ? { spice: { name: spice } } : {}),
+      });
+      return reply.redirect(back(m.id, productId, { added: cut.name }), 303);
+    },
+  );
 
   // The cut's id travels in the form (ids are the operator's text, not always URL-friendly).
-  app.post('/merchants/:merchantId/products/:productId/cuts/remove', async (request, reply) => {
-    const m = await merchants.requireMerchant(merchantIdOf(request));
-    const productId = productIdOf(request);
-    const { cutId } = readForm(request, RemoveCutForm, { labels });
-    if (!cutId) throw invalidInput((t) => t.butchery.cutIdMissing, 'cutId');
-    await catalog.removeCut(m.id, productId, cutId);
-    return reply.redirect(back(m.id, productId, { done: 'removed' }), 303);
-  });
+  app.post(
+    '/merchants/:merchantId/products/:productId/cuts/remove',
+    allow('admin', 'catalog.removeCut'),
+    async (request, reply) => {
+      const m = await merchants.requireMerchant(merchantIdOf(request));
+      const productId = productIdOf(request);
+      const { cutId } = readForm(request, RemoveCutForm, { labels });
+      if (!cutId) throw invalidInput((t) => t.butchery.cutIdMissing, 'cutId');
+      await catalog.removeCut(m.id, productId, cutId);
+      return reply.redirect(back(m.id, productId, { done: 'removed' }), 303);
+    },
+  );
 };

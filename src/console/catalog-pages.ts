@@ -1,11 +1,13 @@
 // A merchant's catalog as the marketplace sees it (categories and products, linked to the POS or
 // made by hand) and its sync history, each sync's moreInfo with what was discarded and why.
+
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
 import { HandMadeCategoryBody, HandMadeProductBody } from '../modules/admin-api/index.js';
 import { productHref } from './butchery-pages.js';
 import { lastDays, stackedBars } from './charts.js';
+import { allow } from './console-access.js';
 import { invalidInput } from './console-errors.js';
 import { readForm } from './console-form.js';
 import { type ConsoleKit, queryOf } from './console-kit.js';
@@ -72,7 +74,7 @@ function syncEntry(t: Messages, sync: SyncView): Html {
 export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { merchants, catalog } = kit.services;
 
-  app.get('/merchants/:merchantId/catalog', async (request, reply) => {
+  app.get('/merchants/:merchantId/catalog', allow('viewer'), async (request, reply) => {
     const ctx: PageContext = kit.ctx(request);
     const t = ctx.t;
     const c = t.catalog;
@@ -193,26 +195,34 @@ ${
   const back = (id: string, done: 'product' | 'category' | 'pull', what: string) =>
     path`/console/merchants/${id}/catalog` + query({ done, what });
 
-  app.post('/merchants/:merchantId/catalog/products', async (request, reply) => {
-    const m = await merchants.requireMerchant(merchantIdOf(request));
-    const { name, price, unit, categoryId } = readForm(request, ProductForm, {
-      messages: {
-        price: (t) => t.catalog.badPrice,
-        categoryId: (t, sent) => t.errors.notAChoice(t.fields.categoryId, sent),
-      },
-    });
-    await catalog.createHandMadeProduct(m.id, { name, price: Number(price.replace(',', '.')), unit, categoryId });
-    return reply.redirect(back(m.id, 'product', name), 303);
-  });
+  app.post(
+    '/merchants/:merchantId/catalog/products',
+    allow('admin', 'catalog.createProduct'),
+    async (request, reply) => {
+      const m = await merchants.requireMerchant(merchantIdOf(request));
+      const { name, price, unit, categoryId } = readForm(request, ProductForm, {
+        messages: {
+          price: (t) => t.catalog.badPrice,
+          categoryId: (t, sent) => t.errors.notAChoice(t.fields.categoryId, sent),
+        },
+      });
+      await catalog.createHandMadeProduct(m.id, { name, price: Number(price.replace(',', '.')), unit, categoryId });
+      return reply.redirect(back(m.id, 'product', name), 303);
+    },
+  );
 
-  app.post('/merchants/:merchantId/catalog/categories', async (request, reply) => {
-    const m = await merchants.requireMerchant(merchantIdOf(request));
-    const { name } = readForm(request, CategoryForm);
-    await catalog.createHandMadeCategory(m.id, { name });
-    return reply.redirect(back(m.id, 'category', name), 303);
-  });
+  app.post(
+    '/merchants/:merchantId/catalog/categories',
+    allow('admin', 'catalog.createCategory'),
+    async (request, reply) => {
+      const m = await merchants.requireMerchant(merchantIdOf(request));
+      const { name } = readForm(request, CategoryForm);
+      await catalog.createHandMadeCategory(m.id, { name });
+      return reply.redirect(back(m.id, 'category', name), 303);
+    },
+  );
 
-  app.post('/merchants/:merchantId/catalog/pull', async (request, reply) => {
+  app.post('/merchants/:merchantId/catalog/pull', allow('support', 'catalog.pull'), async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
     const id = await catalog.requestPull(m.id, m.get_merchant_base_url !== null);
     return reply.redirect(back(m.id, 'pull', id), 303);

@@ -1,16 +1,23 @@
 // The operator console (architecture.md#operator-console): server-rendered HTML under /console, served by the API process.
 // Operators log in with email, password and (when enrolled) a one-time code, or with the
 // bootstrap token; the session is a server-side row named by a signed cookie. Every route has a
-// role rule (modules/operators/access-rules.ts; a route without one stops the start), every
+// role rule (allow() on its registration, console-access.ts; a route without one stops the start), every
 // action is audited, CSRF token on every POST, CSP `default-src 'self'` (all assets local, no
 // inline script or style). Hidden from the OpenAPI document: these are pages, not API routes.
+
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { safeEqual } from '../lib/crypto.js';
-import { ACCESS_RULES, allows } from '../modules/operators/index.js';
-import { auditContextOf, auditOperatorActions, checkAccess, requireAccessRules } from '../plugins/auth-hooks.js';
+import { type Access, allows } from '../modules/operators/index.js';
+import {
+  auditContextOf,
+  auditOperatorActions,
+  checkAccess,
+  requireAccessRules,
+  ruledRoutesOf,
+} from '../plugins/auth-hooks.js';
 import { toErrorResponse } from '../plugins/error-handler.js';
 import type { Services } from '../services.js';
 import { accountPages } from './account-pages.js';
@@ -18,6 +25,7 @@ import { auditPages } from './audit-pages.js';
 import { butcheryPages } from './butchery-pages.js';
 import { catalogPages } from './catalog-pages.js';
 import { confirmStep } from './confirm-step.js';
+import { allow } from './console-access.js';
 import { badCsrf, ConsoleError, knownTitle, notFoundPage } from './console-errors.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
 import { retryForm } from './form-retry.js';
@@ -94,6 +102,17 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     const lang = langOf(request);
     return { env: config.env, lang, t: messagesOf(lang), here: hereOf(request) };
   };
+  // The console's rules as its routes declared them (console-access.ts), read once every route is
+  // registered: what a page asks before it offers an action (`ctx.can('POST /console/…')`).
+  let rules: Map<string, Access> | undefined;
+  const rulesOf = () => {
+    rules ??= new Map(
+      ruledRoutesOf(app)
+        .filter((r) => r.url.startsWith('/console'))
+        .map((r) => [`${r.method} ${r.url.length > 1 ? r.url.replace(/\/+$/, '') : r.url}`, r.access]),
+    );
+    return rules;
+  };
   const ctx = (request: FastifyRequest): PageContext => {
     const actor = request.consoleSession ? request.actor : undefined;
     return {
@@ -104,9 +123,9 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
       attention: request.consoleAttention,
       actor: actor ? { name: actor.actor, role: actor.role } : undefined,
       can(route) {
-        const rule = ACCESS_RULES[route];
-        if (!rule) throw new Error(`console asked about a route with no rule: ${route}`);
-        return actor !== undefined && allows(actor.role, rule.access);
+        const access = rulesOf().get(route);
+        if (!access) throw new Error(`console asked about a route with no rule: ${route}`);
+        return actor !== undefined && allows(actor.role, access);
       },
     };
   };
@@ -230,7 +249,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     );
   });
 
-  app.get('/assets/:name', async (request, reply) => {
+  app.get('/assets/:name', allow('public'), async (request, reply) => {
     const asset = assets[(request.params as { name: string }).name];
     if (!asset) throw notFoundPage((t) => t.errors.pageNotFound);
     reply.header('etag', asset.etag).header('cache-control', 'no-cache');
@@ -238,18 +257,18 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     return reply.type(asset.type).send(asset.body);
   });
 
-  app.get('/', async (_request, reply) => reply.redirect('/console/merchants', 303));
+  app.get('/', allow('viewer'), async (_request, reply) => reply.redirect('/console/merchants', 303));
 
   // The language switch (a link on every page and on the login page): remembered in a cookie,
   // then back to the page it was chosen on. Public, as the login page offers it too.
-  app.get('/language', async (request, reply) => {
+  app.get('/language', allow('public'), async (request, reply) => {
     const q = queryOf(request);
     if (!isLang(q.lang)) throw notFoundPage((t) => t.errors.pageNotFound);
     reply.header('set-cookie', langCookie(q.lang));
     return reply.redirect(safeNext(q.next), 303);
   });
 
-  app.get('/login', async (request, reply) => {
+  app.get('/login', allow('public'), async (request, reply) => {
     const next = safeNext(queryOf(request).next);
     if (request.consoleSession) return reply.redirect(next, 303);
     const nonce = sessions.createLoginNonce();
@@ -260,7 +279,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
 
   // Email + password (+ one-time code), or the bootstrap token. Every attempt is audited; repeated
   // failures lock the account and the address with backoff; attempts per minute are limited.
-  app.post('/login', { onRequest: loginLimiter ? [loginLimiter] : [] }, async (request, reply) => {
+  app.post('/login', { ...allow('public'), onRequest: loginLimiter ? [loginLimiter] : [] }, async (request, reply) => {
     const form = formOf(request);
     const loginCookie = readCookie(request.headers.cookie, LOGIN_COOKIE);
     reply.header('cache-control', 'no-store');
@@ -313,7 +332,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
     return reply.redirect(next, 303);
   });
 
-  app.post('/logout', async (request, reply) => {
+  app.post('/logout', allow('viewer', 'session.logout'), async (request, reply) => {
     if (request.consoleSession) await operatorSessions.close(request.consoleSession.id);
     reply.header('set-cookie', `${SESSION_COOKIE}=; ${sessions.cookieAttributes(0)}`);
     return reply.redirect('/console/login', 303);

@@ -3,9 +3,11 @@
 // its page with a form to start one per key, and a report page with every criterion, its
 // evidence and the signature. A run is named by its key and when it started, never by a
 // truncated id. Everything shown is escaped by the html template.
+
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import type { HomologationService, RunReport } from '../modules/homologation/index.js';
+import { allow } from './console-access.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
 import type { ConsoleKit } from './console-kit.js';
 import { type Html, html, path, time } from './html.js';
@@ -130,7 +132,7 @@ export const homologationPages: FastifyPluginAsync<{ kit: ConsoleKit; homologati
   app,
   { kit, homologation },
 ) => {
-  app.get('/homologations', async (request, reply) => {
+  app.get('/homologations', allow('viewer'), async (request, reply) => {
     const { ctx, t, q, filter } = await filteredList(kit, request);
     const h = t.homologation;
     const status = oneOf((m) => m.common.status, q.status, RUN_STATUSES);
@@ -166,7 +168,7 @@ ${runs.length === RUNS_SHOWN ? html`<p class="muted">${h.newest(RUNS_SHOWN)}</p>
     return kit.send(reply, page(ctx, { title: h.heading, active: 'homologations' }, body));
   });
 
-  app.get('/homologations/:id', async (request, reply) => {
+  app.get('/homologations/:id', allow('viewer'), async (request, reply) => {
     const ctx = kit.ctx(request);
     const id = (request.params as { id: string }).id;
     if (!isUuid(id)) throw notFoundPage((t) => t.errors.runNotFound);
@@ -187,10 +189,14 @@ ${runs.length === RUNS_SHOWN ? html`<p class="muted">${h.newest(RUNS_SHOWN)}</p>
     );
   });
 
-  app.post('/merchants/:merchantId/keys/:keyId/homologations', async (request, reply) => {
-    const { merchantId, keyId } = request.params as { merchantId: string; keyId: string };
-    if (!isUuid(merchantId) || !isUuid(keyId)) throw invalidInput((t) => t.errors.keyNotFound);
-    const run = await homologation.start(merchantId, keyId);
-    return reply.redirect(path`/console/homologations/${run.id}`, 303);
-  });
+  app.post(
+    '/merchants/:merchantId/keys/:keyId/homologations',
+    allow('support', 'homologation.start'),
+    async (request, reply) => {
+      const { merchantId, keyId } = request.params as { merchantId: string; keyId: string };
+      if (!isUuid(merchantId) || !isUuid(keyId)) throw invalidInput((t) => t.errors.keyNotFound);
+      const run = await homologation.start(merchantId, keyId);
+      return reply.redirect(path`/console/homologations/${run.id}`, 303);
+    },
+  );
 };

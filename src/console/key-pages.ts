@@ -1,8 +1,10 @@
 // An integration key's page: what the key is, and its recent requests as its POS reads
 // them with GET /v1/developer/requests (the last 1,000 of the last 24 hours, newest first; failed
 // ones with their error title and, folded, their body with secrets redacted).
+
 import type { FastifyPluginAsync } from 'fastify';
 import { isUuid } from '../lib/ids.js';
+import { allow } from './console-access.js';
 import { notFoundPage } from './console-errors.js';
 import { type ConsoleKit, queryOf } from './console-kit.js';
 import { badge, type Html, html, path, query, time } from './html.js';
@@ -49,7 +51,7 @@ function requestsTable(ctx: PageContext, items: Entry[]): Html {
 export const keyPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { merchants, auth, requestLog } = kit.services;
 
-  app.get('/merchants/:merchantId/keys/:keyId', async (request, reply) => {
+  app.get('/merchants/:merchantId/keys/:keyId', allow('viewer'), async (request, reply) => {
     const ctx = kit.ctx(request);
     const t = ctx.t;
     const k = t.keys;

@@ -1,6 +1,7 @@
 // Merchants: who is live, how each is integrated (the webhook endpoint's health, keys, last
 // seen), the operator notices about it, and onboarding by hand: create a merchant, create an
 // integration key (secret shown once), switch status.
+
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
@@ -14,6 +15,7 @@ import {
 import { INTEGRATION_PROFILES, type IntegrationProfile } from '../modules/auth/index.js';
 import type { MerchantRow } from '../modules/merchants/index.js';
 import { lastDays, lines, stackedBars } from './charts.js';
+import { allow } from './console-access.js';
 import { notFoundPage } from './console-errors.js';
 import { readForm } from './console-form.js';
 import { type ConsoleKit, queryOf } from './console-kit.js';
@@ -54,7 +56,7 @@ const NOTICE_KEYS = ['created', 'updated', 'deleted'] as const;
 export const merchantsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { merchants, auth, catalog, webhooks } = kit.services;
 
-  app.get('/merchants', async (request, reply) => {
+  app.get('/merchants', allow('viewer'), async (request, reply) => {
     const ctx = kit.ctx(request);
     const t = ctx.t;
     const m = t.merchants;
@@ -126,7 +128,7 @@ ${
     );
   });
 
-  app.post('/merchants', async (request, reply) => {
+  app.post('/merchants', allow('admin', 'merchant.create'), async (request, reply) => {
     const { name, status = 'AVAILABLE' } = readForm(request, CreateMerchantBody);
     const row = await merchants.createMerchant({ name, status });
     return reply.redirect(`${path`/console/merchants/${row.id}`}?created=1`, 303);
@@ -255,16 +257,18 @@ ${await homologationSection(kit, request, m.id, keys)}`;
 </section>`;
   }
 
-  app.get('/merchants/:merchantId', async (request, reply) => kit.send(reply, await merchantPage(request)));
+  app.get('/merchants/:merchantId', allow('viewer'), async (request, reply) =>
+    kit.send(reply, await merchantPage(request)),
+  );
 
-  app.post('/merchants/:merchantId/status', async (request, reply) => {
+  app.post('/merchants/:merchantId/status', allow('admin', 'merchant.update'), async (request, reply) => {
     const id = merchantIdOf(request);
     const { status } = readForm(request, StatusForm);
     await merchants.updateMerchant(id, { status });
     return reply.redirect(`${path`/console/merchants/${id}`}?updated=1`, 303);
   });
 
-  app.post('/merchants/:merchantId/keys', async (request, reply) => {
+  app.post('/merchants/:merchantId/keys', allow('admin', 'integrationKey.create'), async (request, reply) => {
     const m = await merchants.requireMerchant(merchantIdOf(request));
     const { name, profile = 'cleaver' } = readForm(request, CreateIntegrationKeyBody);
     const key = await auth.createIntegrationKey(m.id, name, profile);
@@ -285,25 +289,33 @@ ${await homologationSection(kit, request, m.id, keys)}`;
   });
 
   // D27: the key's next request speaks the new profile.
-  app.post('/merchants/:merchantId/keys/:keyId/profile', async (request, reply) => {
-    const id = merchantIdOf(request);
-    const keyId = (request.params as { keyId: string }).keyId;
-    await merchants.requireMerchant(id);
-    const { profile = 'cleaver' } = readForm(request, ProfileForm);
-    if (!isUuid(keyId) || !(await auth.setIntegrationKeyProfile(id, keyId, profile))) {
-      throw notFoundPage((t) => t.errors.keyNotFound);
-    }
-    return reply.redirect(`${path`/console/merchants/${id}`}?updated=1`, 303);
-  });
+  app.post(
+    '/merchants/:merchantId/keys/:keyId/profile',
+    allow('admin', 'integrationKey.update'),
+    async (request, reply) => {
+      const id = merchantIdOf(request);
+      const keyId = (request.params as { keyId: string }).keyId;
+      await merchants.requireMerchant(id);
+      const { profile = 'cleaver' } = readForm(request, ProfileForm);
+      if (!isUuid(keyId) || !(await auth.setIntegrationKeyProfile(id, keyId, profile))) {
+        throw notFoundPage((t) => t.errors.keyNotFound);
+      }
+      return reply.redirect(`${path`/console/merchants/${id}`}?updated=1`, 303);
+    },
+  );
 
-  app.post('/merchants/:merchantId/keys/:keyId/delete', async (request, reply) => {
-    const id = merchantIdOf(request);
-    const keyId = (request.params as { keyId: string }).keyId;
-    await merchants.requireMerchant(id);
-    if (!isUuid(keyId) || !(await auth.deleteIntegrationKey(id, keyId)))
-      throw notFoundPage((t) => t.errors.keyNotFound);
-    return reply.redirect(`${path`/console/merchants/${id}`}?deleted=1`, 303);
-  });
+  app.post(
+    '/merchants/:merchantId/keys/:keyId/delete',
+    allow('admin', 'integrationKey.revoke'),
+    async (request, reply) => {
+      const id = merchantIdOf(request);
+      const keyId = (request.params as { keyId: string }).keyId;
+      await merchants.requireMerchant(id);
+      if (!isUuid(keyId) || !(await auth.deleteIntegrationKey(id, keyId)))
+        throw notFoundPage((t) => t.errors.keyNotFound);
+      return reply.redirect(`${path`/console/merchants/${id}`}?deleted=1`, 303);
+    },
+  );
 };
 
 /** Days the merchant page's charts cover. */

@@ -2,7 +2,9 @@
 // newest first, by merchant and kind; above them, the webhook endpoints in trouble right now.
 // A notice of a kind the console knows is written in the operator's language from its details;
 // any other kind shows the message the module stored.
+
 import type { FastifyPluginAsync } from 'fastify';
+import { allow } from './console-access.js';
 import type { ConsoleKit } from './console-kit.js';
 import { badge, type Html, html, path, time } from './html.js';
 import { page } from './layout.js';
@@ -58,7 +60,7 @@ export function noticeList(t: Messages, items: Notice[], names?: Map<string, str
 export const noticesPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { notices, merchants } = kit.services;
 
-  app.get('/notices', async (request, reply) => {
+  app.get('/notices', allow('viewer'), async (request, reply) => {
     const { ctx, t, q, filter } = await filteredList(kit, request);
     const kind = oneOf((m) => m.notices.kind, q.kind, NOTICE_KINDS);
     const cursor = q.cursor && /^[0-9]{1,18}$/.test(q.cursor) ? q.cursor : undefined;

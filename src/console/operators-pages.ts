@@ -1,6 +1,7 @@
 // Operators: who can use the console and the operator API, with which role; an admin creates
 // them, changes their role, disables them (their sessions and tokens end at once), resets a
 // password or a lost one-time-code device, and revokes their tokens.
+
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import {
@@ -12,6 +13,7 @@ import {
   toTokenView,
   UpdateOperatorBody,
 } from '../modules/operators/index.js';
+import { allow } from './console-access.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
 import { readForm } from './console-form.js';
 import { type ConsoleKit, queryOf } from './console-kit.js';
@@ -48,7 +50,7 @@ const LIST_LIMIT = 1000;
 export const operatorsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { operators, clock } = kit.services;
 
-  app.get('/operators', async (request, reply) => {
+  app.get('/operators', allow('viewer'), async (request, reply) => {
     const ctx = kit.ctx(request);
     const t = ctx.t;
     const op = t.operators;
@@ -92,7 +94,7 @@ export const operatorsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
     );
   });
 
-  app.post('/operators', async (request, reply) => {
+  app.post('/operators', allow('admin', 'operator.create'), async (request, reply) => {
     const form = readForm(request, CreateOperatorBody, createRules);
     if (form.password && tooShort(form.password)) {
       throw invalidInput((t) => t.errors.passwordTooShort(MIN_PASSWORD), 'password');
@@ -101,7 +103,7 @@ export const operatorsPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (ap
     return reply.redirect(`${path`/console/operators/${row.id}`}?done=created`, 303);
   });
 
-  app.get('/operators/:id', async (request, reply) => {
+  app.get('/operators/:id', allow('viewer'), async (request, reply) => {
     const ctx = kit.ctx(request);
     const t = ctx.t;
     const op = t.operators;
@@ -164,13 +166,13 @@ ${
     );
   });
 
-  app.post('/operators/:id', async (request, reply) => {
+  app.post('/operators/:id', allow('admin', 'operator.update'), async (request, reply) => {
     const id = operatorIdOf(request);
     await operators.updateOperator(id, readForm(request, UpdateOperatorBody));
     return reply.redirect(`${path`/console/operators/${id}`}?done=updated`, 303);
   });
 
-  app.post('/operators/:id/password', async (request, reply) => {
+  app.post('/operators/:id/password', allow('admin', 'operator.setPassword'), async (request, reply) => {
     const id = operatorIdOf(request);
     const { password } = readForm(request, SetPasswordBody, passwordRules);
     if (tooShort(password)) throw invalidInput((t) => t.errors.passwordTooShort(MIN_PASSWORD), 'password');
@@ -178,19 +180,19 @@ ${
     return reply.redirect(`${path`/console/operators/${id}`}?done=password`, 303);
   });
 
-  app.post('/operators/:id/totp/reset', async (request, reply) => {
+  app.post('/operators/:id/totp/reset', allow('admin', 'operator.resetTotp'), async (request, reply) => {
     const id = operatorIdOf(request);
     await operators.resetTotp(id);
     return reply.redirect(`${path`/console/operators/${id}`}?done=totp`, 303);
   });
 
-  app.post('/operators/:id/revokeAccess', async (request, reply) => {
+  app.post('/operators/:id/revokeAccess', allow('admin', 'operator.revokeAccess'), async (request, reply) => {
     const id = operatorIdOf(request);
     await operators.revokeAccess(id);
     return reply.redirect(`${path`/console/operators/${id}`}?done=revoked`, 303);
   });
 
-  app.post('/operators/:id/tokens/:tokenId/revoke', async (request, reply) => {
+  app.post('/operators/:id/tokens/:tokenId/revoke', allow('admin', 'operatorToken.revoke'), async (request, reply) => {
     const id = operatorIdOf(request);
     const tokenId = (request.params as { tokenId: string }).tokenId;
     if (!isUuid(tokenId)) throw notFoundPage((t) => t.errors.tokenNotFound);

@@ -3,6 +3,7 @@
 // attempts. The platform's side of an order (customer cancellation, conclude, …) is a form each,
 // offered only when the order's state allows it (platformActions, modules/orders); an action
 // refused anyway (the order moved meanwhile) brings the order page back with a plain message.
+
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { page as cursorPage, encodeTimeCursor } from '../lib/cursor.js';
@@ -11,6 +12,7 @@ import { isUuid } from '../lib/ids.js';
 import { CancellationDecisionBody, CustomerCancellationBody, PlatformEventBody } from '../modules/admin-api/index.js';
 import { ORDER_STATUSES, type PlatformAction, platformActions } from '../modules/orders/index.js';
 import { adjustmentRow, optionLines, quantityCell, weighingTimelineEntries } from './butchery-pages.js';
+import { allow } from './console-access.js';
 import { ConsoleError, notFoundPage } from './console-errors.js';
 import { readForm } from './console-form.js';
 import { type ConsoleKit, queryOf } from './console-kit.js';
@@ -77,7 +79,7 @@ const EventForm = Type.Pick(PlatformEventBody, ['eventType', 'pickupArea', 'reas
 export const ordersPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { merchants, orders, events, auth } = kit.services;
 
-  app.get('/orders', async (request, reply) => {
+  app.get('/orders', allow('viewer'), async (request, reply) => {
     const { ctx, t, q, filter } = await filteredList(kit, request);
     const o = t.orders;
     const merchantId = filter.merchantId;
@@ -323,10 +325,10 @@ ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${mercha
     );
   }
 
-  app.get('/orders/:orderId', async (request, reply) => kit.send(reply, await orderPage(request)));
+  app.get('/orders/:orderId', allow('viewer'), async (request, reply) => kit.send(reply, await orderPage(request)));
 
   // The live part of the order page (fetched every 2 s by console.js).
-  app.get('/orders/:orderId/timeline', async (request, reply) => {
+  app.get('/orders/:orderId/timeline', allow('viewer'), async (request, reply) => {
     return kit.send(reply, (await orderWithTimeline(kit.ctx(request), orderIdOf(request))).timeline);
   });
 
@@ -365,23 +367,31 @@ ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${mercha
   const unknownAction = { messages: { decision: (t: Messages) => t.orders.unknownAction } };
   const unknownEvent = { messages: { eventType: (t: Messages) => t.orders.unknownAction } };
 
-  app.post('/orders/:orderId/customerCancellation', async (request, reply) => {
-    const { reason } = readForm(request, CancellationForm);
-    return act(request, reply, 'customerCancellation', () =>
-      orders.customerCancellation(orderIdOf(request), reason ? { reason } : {}),
-    );
-  });
+  app.post(
+    '/orders/:orderId/customerCancellation',
+    allow('support', 'order.customerCancellation'),
+    async (request, reply) => {
+      const { reason } = readForm(request, CancellationForm);
+      return act(request, reply, 'customerCancellation', () =>
+        orders.customerCancellation(orderIdOf(request), reason ? { reason } : {}),
+      );
+    },
+  );
 
-  app.post('/orders/:orderId/cancellationDecision', async (request, reply) => {
-    const { decision } = readForm(request, DecisionForm, unknownAction);
-    return act(request, reply, decision === 'accept' ? 'acceptCancellation' : 'denyCancellation', () =>
-      orders.cancellationDecision(orderIdOf(request), { decision }),
-    );
-  });
+  app.post(
+    '/orders/:orderId/cancellationDecision',
+    allow('support', 'order.cancellationDecision'),
+    async (request, reply) => {
+      const { decision } = readForm(request, DecisionForm, unknownAction);
+      return act(request, reply, decision === 'accept' ? 'acceptCancellation' : 'denyCancellation', () =>
+        orders.cancellationDecision(orderIdOf(request), { decision }),
+      );
+    },
+  );
 
   const EVENT_ACTIONS = { CONCLUDED: 'conclude', PICKUP_AREA_ASSIGNED: 'pickupArea', CANCELLED: 'cancel' } as const;
 
-  app.post('/orders/:orderId/events', async (request, reply) => {
+  app.post('/orders/:orderId/events', allow('support', 'order.platformEvent'), async (request, reply) => {
     const { eventType, pickupArea, reason } = readForm(request, EventForm, unknownEvent);
     return act(request, reply, EVENT_ACTIONS[eventType], () =>
       orders.platformEvent(orderIdOf(request), { eventType, pickupArea, reason }),

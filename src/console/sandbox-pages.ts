@@ -1,10 +1,12 @@
 // Sandbox (CLEAVER_ENV=sandbox only): place an order from a merchant's catalog as a customer
 // would, then follow it live on the order page (customer cancellation, conclude, …).
+
 import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
 import { Uuid } from '../lib/schemas.js';
 import { CreateOrderBody } from '../modules/orders/index.js';
+import { allow } from './console-access.js';
 import { invalidInput } from './console-errors.js';
 import { readForm } from './console-form.js';
 import { type ConsoleKit, formOf, queryOf } from './console-kit.js';
@@ -26,7 +28,7 @@ const QTY_PREFIX = 'qty_';
 export const sandboxPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { merchants, catalog, orders } = kit.services;
 
-  app.get('/sandbox', async (request, reply) => {
+  app.get('/sandbox', allow('viewer'), async (request, reply) => {
     const ctx = kit.ctx(request);
     const t = ctx.t;
     const s = t.sandbox;
@@ -98,7 +100,7 @@ export const sandboxPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
     );
   });
 
-  app.post('/sandbox/orders', async (request, reply) => {
+  app.post('/sandbox/orders', allow('support', 'order.create'), async (request, reply) => {
     const { merchantId, type, customerName } = readForm(request, SandboxOrderForm, {
       messages: { merchantId: (t) => t.errors.notAMerchant },
     });

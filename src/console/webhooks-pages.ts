@@ -1,9 +1,11 @@
 // Webhooks: the endpoints in trouble now (failing or disabled, as GET …/webhookHealth says), then
 // deliveries with failing ones first, every attempt with its HTTP status and error, and a retry
 // button (same webhook-id, a new attempt now).
+
 import type { FastifyPluginAsync } from 'fastify';
 import { isUuid } from '../lib/ids.js';
 import type { DeliveryView } from '../modules/webhooks/index.js';
+import { allow } from './console-access.js';
 import { notFoundPage } from './console-errors.js';
 import { type ConsoleKit, formOf } from './console-kit.js';
 import { badge, type Html, html, path, query, shortId, time } from './html.js';
@@ -157,7 +159,7 @@ export function retryForm(t: Messages, csrfToken: string, d: DeliveryView, back:
 export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app, { kit }) => {
   const { webhooks } = kit.services;
 
-  app.get('/webhooks', async (request, reply) => {
+  app.get('/webhooks', allow('viewer'), async (request, reply) => {
     const { ctx, t, q, filter } = await filteredList(kit, request);
     const w = t.webhooks;
     const merchantId = filter.merchantId;
@@ -230,16 +232,20 @@ export const webhooksPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
     return kit.send(reply, page(ctx, { title: t.sections.webhooks, active: 'webhooks', notice: doneText ?? '' }, body));
   });
 
-  app.post('/webhookDeliveries/:deliveryId/retry', async (request, reply) => {
-    const id = (request.params as { deliveryId: string }).deliveryId;
-    if (!isUuid(id)) throw notFoundPage((t) => t.errors.deliveryNotFound);
-    const view = await webhooks.retryDelivery(id);
-    const raw = formOf(request).back;
-    const back =
-      typeof raw === 'string' && /^\/console\/(webhooks|orders\/[0-9a-f-]{36})(\?[\w=&%.-]*)?$/.test(raw)
-        ? raw
-        : `/console/webhooks${query({ merchantId: view.merchantId })}`;
-    const sep = back.includes('?') ? '&' : '?';
-    return reply.redirect(`${back}${sep}done=retried`, 303);
-  });
+  app.post(
+    '/webhookDeliveries/:deliveryId/retry',
+    allow('support', 'webhookDelivery.retry'),
+    async (request, reply) => {
+      const id = (request.params as { deliveryId: string }).deliveryId;
+      if (!isUuid(id)) throw notFoundPage((t) => t.errors.deliveryNotFound);
+      const view = await webhooks.retryDelivery(id);
+      const raw = formOf(request).back;
+      const back =
+        typeof raw === 'string' && /^\/console\/(webhooks|orders\/[0-9a-f-]{36})(\?[\w=&%.-]*)?$/.test(raw)
+          ? raw
+          : `/console/webhooks${query({ merchantId: view.merchantId })}`;
+      const sep = back.includes('?') ? '&' : '?';
+      return reply.redirect(`${back}${sep}done=retried`, 303);
+    },
+  );
 };

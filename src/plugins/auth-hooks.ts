@@ -11,7 +11,6 @@ import {
   auditTarget,
   type Channel,
   type OperatorsService,
-  ruleFor,
 } from '../modules/operators/index.js';
 
 declare module 'fastify' {
@@ -112,8 +111,6 @@ export interface RuledRoute {
   access: Access;
   action: string | undefined;
   platform: boolean;
-  /** The rule came from the route's own declaration, not from the console's table. */
-  declared: boolean;
 }
 
 // Every route that got a rule, per app (keyed by its HTTP server, which all scopes share): the
@@ -126,51 +123,30 @@ export function ruledRoutesOf(app: FastifyInstance): RuledRoute[] {
 }
 
 /**
- * onRoute hook: every route of the scope gets its role rule, from its own `config.access` (set by
- * its declaration, src/lib/route-declaration.ts) or, where `declaredOnly` is not set (the
- * console), from the table in modules/operators/access-rules.ts. A route without one stops the
- * start: a new route cannot be added without deciding who may call it.
+ * onRoute hook: every route of the scope gets its role rule from its own `config.access`: an
+ * /admin/v1 route from its declaration (src/lib/route-declaration.ts), a console route from
+ * `allow(…)` in its page (src/console/console-access.ts). A route without one stops the start: a
+ * new route cannot be added without deciding who may call it.
  */
-export function requireAccessRules(
-  scope: FastifyInstance,
-  options: { allowPublic: boolean; declaredOnly?: boolean },
-): void {
+export function requireAccessRules(scope: FastifyInstance, options: { allowPublic: boolean }): void {
   const seen = ruledRoutes.get(scope.server) ?? [];
   ruledRoutes.set(scope.server, seen);
   scope.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const config = (route.config ?? {}) as OperatorRouteConfig;
+    const access = config.access;
     for (const method of methods) {
-      const rule = config.access
-        ? { access: config.access, action: config.auditAction, platform: config.platform ? (true as const) : undefined }
-        : options.declaredOnly
-          ? undefined
-          : ruleFor(method, route.url);
-      if (!rule) {
+      if (!access) {
         throw new Error(
-          options.declaredOnly
-            ? `No role rule for ${method} ${route.url}: declare it with declareRoute (src/lib/route-declaration.ts)`
-            : `No role rule for ${method} ${route.url}: add it to src/modules/operators/access-rules.ts (or set config.access)`,
+          `No role rule for ${method} ${route.url}: declare it (declareRoute in src/lib/route-declaration.ts, ` +
+            'or allow() in src/console/console-access.ts for a console page)',
         );
       }
-      if (rule.access === 'public' && !options.allowPublic) {
+      if (access === 'public' && !options.allowPublic) {
         throw new Error(`${method} ${route.url} cannot be public: operator API routes need a role`);
       }
-      route.config = {
-        ...config,
-        access: rule.access,
-        auditAction: rule.action,
-        platform: rule.platform === true,
-        public: rule.access === 'public',
-      } as never;
-      seen.push({
-        method,
-        url: route.url,
-        access: rule.access,
-        action: rule.action,
-        platform: rule.platform === true,
-        declared: config.access !== undefined,
-      });
+      route.config = { ...config, platform: config.platform === true, public: access === 'public' } as never;
+      seen.push({ method, url: route.url, access, action: config.auditAction, platform: config.platform === true });
     }
   });
 }
@@ -291,7 +267,7 @@ export function useOperatorApiAuth(
   scope: FastifyInstance,
   deps: { operators: OperatorsService; audit: AuditService },
 ): void {
-  requireAccessRules(scope, { allowPublic: false, declaredOnly: true });
+  requireAccessRules(scope, { allowPublic: false });
   requireDeclaredRoutes(scope, 'operator');
   scope.addHook('onRequest', operatorAuth(deps.operators));
   scope.addHook('onSend', hideSecretsFromViewers());

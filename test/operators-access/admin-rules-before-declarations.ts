@@ -1,4 +1,4 @@
-// The /admin/v1 rows of the role table (modules/operators/access-rules.ts) as they were before each
+// The /admin/v1 rows of the old role table (modules/operators/access-rules.ts, since removed) as they were before each
 // route declared its own rule (src/lib/route-declaration.ts), copied from that table on the day
 // of the move: role-table.test.ts proves each of these routes still declares exactly this rule
 // (a route added since is not listed here). Delete this file, and that check, once the

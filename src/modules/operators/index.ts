@@ -1,6 +1,5 @@
 // Operator accounts, roles, console sessions, personal tokens and the audit log: the module's
 // public door (architecture.md#module-boundaries: other modules and the app import from here only).
-export { ACCESS_RULES, type RouteRule, ruleFor } from './access-rules.js';
 export type { ActorKind, Channel } from './audit-repository.js';
 export { auditRoutes, ndjson } from './audit-routes.js';
 export {
