@@ -14,7 +14,7 @@ import {
   RequeueAnswer,
   WebhookDelivery,
 } from '../webhooks/index.js';
-import { MerchantIdParams, readByPath } from './admin-schemas.js';
+import { acceptByPath, MerchantIdParams, readByPath } from './admin-schemas.js';
 
 export interface OperatorWebhooksDeps {
   merchants: MerchantsService;
@@ -56,11 +56,7 @@ export const adminWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksDeps
       description:
         'One new attempt now with the same webhook-id and body, whatever the delivery’s status. Audited. ' +
         'Errors: 404; 409 when an attempt is in progress, no URL is registered, or the webhook is disabled.',
-      schema: {
-        tags: ['operator'],
-        params: DeliveryIdParams,
-        response: { 202: WebhookDelivery, ...errorResponses(400, 401, 404, 409) },
-      },
+      schema: acceptByPath(['operator'], DeliveryIdParams, WebhookDelivery),
       handler: async (request, reply) => reply.code(202).send(await webhooks.retryDelivery(request.params.deliveryId)),
     }),
   );
@@ -92,11 +88,7 @@ export const adminWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksDeps
       description:
         'For an endpoint that was fixed: each order keeps its order (D11). 409 while the webhook is disabled ' +
         '(the merchant must register its URL again first) or when no URL is registered.',
-      schema: {
-        tags: ['operator'],
-        params: MerchantIdParams,
-        response: { 202: RequeueAnswer, ...errorResponses(400, 401, 404, 409) },
-      },
+      schema: acceptByPath(['operator'], MerchantIdParams, RequeueAnswer),
       handler: async (request, reply) => reply.code(202).send(await webhooks.retryFailed(request.params.merchantId)),
     }),
   );
@@ -110,12 +102,7 @@ export const adminWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksDeps
       description:
         'Every delivery created at or after `since` is due again now with its own webhook-id, so a receiver that ' +
         'dedupes on it (D10) sees each event once more at most. 409 as for retryFailed.',
-      schema: {
-        tags: ['operator'],
-        params: MerchantIdParams,
-        body: RecoverBody,
-        response: { 202: RequeueAnswer, ...errorResponses(400, 401, 404, 409) },
-      },
+      schema: { ...acceptByPath(['operator'], MerchantIdParams, RequeueAnswer), body: RecoverBody },
       handler: async (request, reply) =>
         reply.code(202).send(await webhooks.recoverSince(request.params.merchantId, new Date(request.body.since))),
     }),
