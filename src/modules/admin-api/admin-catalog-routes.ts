@@ -3,7 +3,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
-import { type CatalogService, productView, productViewFields, SyncView } from '../catalog/index.js';
+import { type CatalogService, categoryView, productView, productViewFields, SyncView } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { registerCutRoutes } from './admin-cuts-routes.js';
 import {
@@ -68,17 +68,10 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<{
       errors: '400; 404',
       body: HandMadeCategoryBody,
       answer: HandMadeCategory,
-      create: async (merchantId, body) => {
-        const c = await catalog.createHandMadeCategory(merchantId, body);
-        return {
-          id: c.id,
-          pdv_external_id: null,
-          name: c.name,
-          index: c.index,
-          status: c.status,
-          externalCode: c.external_code,
-        };
-      },
+      create: async (merchantId, body) => ({
+        ...categoryView(await catalog.createHandMadeCategory(merchantId, body)),
+        pdv_external_id: null,
+      }),
     }),
   );
 
