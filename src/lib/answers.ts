@@ -8,7 +8,7 @@ interface NoContentReply {
   // Typed void, as a 204 route's handler must be; what it returns at run time is the reply.
   code(statusCode: 204): { send(payload: null): void };
 }
-interface CreatedReply<Sent> {
+export interface CreatedReply<Sent> {
   code(statusCode: 201): { header(name: string, value: string): { send(payload: unknown): Sent } };
 }
 

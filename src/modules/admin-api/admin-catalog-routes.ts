@@ -1,12 +1,18 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
-import { type CatalogService, productView, productViewFields, SyncView } from '../catalog/index.js';
+import { type CatalogService, categoryView, productView, productViewFields, SyncView } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { registerCutRoutes } from './admin-cuts-routes.js';
-import { HandMadeCategoryBody, HandMadeProductBody, ListQuery, MerchantIdParams } from './admin-schemas.js';
+import {
+  createByPath,
+  HandMadeCategoryBody,
+  HandMadeProductBody,
+  ListQuery,
+  MerchantIdParams,
+} from './admin-schemas.js';
 
 const HandMadeCategory = Type.Object({
   id: Uuid(),
@@ -27,55 +33,57 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<{
   merchants: MerchantsService;
   catalog: CatalogService;
 }> = async (app, { merchants, catalog }) => {
-  app.route(
-    declareRoute({
+  /**
+   * A category or product made in the panel, not linked to the POS (so a catalog upload never
+   * removes it): POST /merchants/{merchantId}/{collection}, audited as catalog.create{Kind}, 201
+   * with what `create` made. `errors` says what its 400 and 404 are about.
+   */
+  function handMadeRoute<B extends TSchema, A extends TSchema>(route: {
+    kind: 'category' | 'product';
+    errors: string;
+    body: B;
+    answer: A;
+    create: (merchantId: string, body: Static<B>) => Promise<Static<A>>;
+  }) {
+    const Kind = route.kind === 'category' ? 'Category' : 'Product';
+    return declareRoute({
       method: 'POST',
-      url: '/merchants/:merchantId/categories',
-      access: { role: 'admin', auditAction: 'catalog.createCategory' },
-      summary: 'Create a category by hand (not linked to the POS)',
-      description:
-        'A category made in the panel, not linked to the POS: a catalog upload never removes it. Errors: 400; ' +
-        '404.',
-      schema: {
-        tags: ['operator'],
-        params: MerchantIdParams,
-        body: HandMadeCategoryBody,
-        response: { 201: HandMadeCategory, ...errorResponses(400, 401, 404) },
-      },
+      url: `/merchants/:merchantId/${route.kind === 'category' ? 'categories' : 'products'}`,
+      access: { role: 'admin', auditAction: `catalog.create${Kind}` },
+      summary: `Create a ${route.kind} by hand (not linked to the POS)`,
+      description: `A ${route.kind} made in the panel, not linked to the POS: a catalog upload never removes it. Errors: ${route.errors}.`,
+      // Widened: `create` is checked against the answer's schema above, and a generic one cannot be
+      // followed into the reply's type.
+      schema: createByPath(['operator'], MerchantIdParams, route.body, route.answer as TSchema),
       handler: async (request, reply) => {
         await merchants.requireMerchant(request.params.merchantId);
-        const c = await catalog.createHandMadeCategory(request.params.merchantId, request.body);
-        return reply.code(201).send({
-          id: c.id,
-          pdv_external_id: null,
-          name: c.name,
-          index: c.index,
-          status: c.status,
-          externalCode: c.external_code,
-        });
+        return reply.code(201).send(await route.create(request.params.merchantId, request.body as Static<B>));
       },
+    });
+  }
+
+  app.route(
+    handMadeRoute({
+      kind: 'category',
+      errors: '400; 404',
+      body: HandMadeCategoryBody,
+      answer: HandMadeCategory,
+      create: async (merchantId, body) => ({
+        ...categoryView(await catalog.createHandMadeCategory(merchantId, body)),
+        pdv_external_id: null,
+      }),
     }),
   );
 
   app.route(
-    declareRoute({
-      method: 'POST',
-      url: '/merchants/:merchantId/products',
-      access: { role: 'admin', auditAction: 'catalog.createProduct' },
-      summary: 'Create a product by hand (not linked to the POS)',
-      description:
-        'A product made in the panel, not linked to the POS: a catalog upload never removes it. Errors: 400 ' +
-        '(price, unit KG or UN); 404 for the merchant or the category.',
-      schema: {
-        tags: ['operator'],
-        params: MerchantIdParams,
-        body: HandMadeProductBody,
-        response: { 201: HandMadeProduct, ...errorResponses(400, 401, 404) },
-      },
-      handler: async (request, reply) => {
-        await merchants.requireMerchant(request.params.merchantId);
-        const p = await catalog.createHandMadeProduct(request.params.merchantId, request.body);
-        return reply.code(201).send({ ...productView(p), pdv_external_id: null, externalCode: p.external_code });
+    handMadeRoute({
+      kind: 'product',
+      errors: '400 (price, unit KG or UN); 404 for the merchant or the category',
+      body: HandMadeProductBody,
+      answer: HandMadeProduct,
+      create: async (merchantId, body) => {
+        const p = await catalog.createHandMadeProduct(merchantId, body);
+        return { ...productView(p), pdv_external_id: null, externalCode: p.external_code };
       },
     }),
   );

@@ -14,6 +14,7 @@ import {
   CreatedIntegrationKey,
   CreateIntegrationKeyBody,
   CreateMerchantBody,
+  createByPath,
   IntegrationKeySummary,
   ListQuery,
   MerchantDetail,
@@ -219,12 +220,12 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
       access: { role: 'admin', auditAction: 'integrationKey.create' },
       summary: 'Create an integration key; the client secret is shown only in this answer',
       description: 'profile (D27): `cleaver` (default) or `opendelivery`.',
-      schema: {
-        tags: ['operator'],
-        params: MerchantIdParams,
-        body: Type.Optional(CreateIntegrationKeyBody),
-        response: { 201: CreatedIntegrationKey, ...errorResponses(400, 401, 404) },
-      },
+      schema: createByPath(
+        ['operator'],
+        MerchantIdParams,
+        Type.Optional(CreateIntegrationKeyBody),
+        CreatedIntegrationKey,
+      ),
       handler: async (request, reply) => {
         const m = await merchants.requireMerchant(request.params.merchantId);
         const key = await auth.createIntegrationKey(m.id, request.body?.name, request.body?.profile);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type Static, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { DateTime, emptyBodyAsObject, errorResponses, sendNoBody, Uuid } from '../../lib/schemas.js';
@@ -19,6 +19,7 @@ import {
 } from '../orders/index.js';
 import { WebhookDelivery } from '../webhooks/index.js';
 import {
+  acceptByPath,
   CancellationDecisionBody,
   CustomerCancellationBody,
   ListQuery,
@@ -218,71 +219,72 @@ export const adminOrdersRoutes: FastifyPluginAsyncTypebox<AdminOrdersDeps> = asy
     }),
   );
 
-  app.route(
-    declareRoute({
+  /**
+   * An order event the platform raises for the customer or for itself: POST /orders/{orderId}/{path},
+   * audited, answered 202 with no body once `raise` has raised it (the POS learns of it by polling).
+   */
+  function orderEventRoute<B extends TSchema>(route: {
+    path: string;
+    auditAction: string;
+    summary: string;
+    description: string;
+    body: B;
+    preValidation?: typeof emptyBodyAsObject;
+    raise: (orderId: string, body: Static<B>) => Promise<unknown>;
+  }) {
+    return declareRoute({
       method: 'POST',
-      url: '/orders/:orderId/customerCancellation',
-      access: { role: 'support', platform: true, auditAction: 'order.customerCancellation' },
+      url: `/orders/:orderId/${route.path}`,
+      access: { role: 'support', platform: true, auditAction: route.auditAction },
+      summary: route.summary,
+      description: route.description,
+      schema: { ...acceptByPath(tags, OrderIdParams, Accepted), body: route.body },
+      ...(route.preValidation ? { preValidation: route.preValidation } : {}),
+      handler: async (request, reply) => {
+        await route.raise(request.params.orderId, request.body as Static<B>);
+        return sendNoBody(reply, 202);
+      },
+    });
+  }
+
+  app.route(
+    orderEventRoute({
+      path: 'customerCancellation',
+      auditAction: 'order.customerCancellation',
       summary: 'The customer asks to cancel: emits ORDER_CANCELLATION_REQUEST',
       description:
         'The customer asks to cancel: raises ORDER_CANCELLATION_REQUEST, which the POS must accept or deny. ' +
         'Errors: 404; 409 when the order is final or a request is already open.',
-      schema: {
-        tags,
-        params: OrderIdParams,
-        body: CustomerCancellationBody,
-        response: { 202: Accepted, ...errorResponses(400, 401, 404, 409) },
-      },
+      body: CustomerCancellationBody,
       preValidation: emptyBodyAsObject,
-      handler: async (request, reply) => {
-        await orders.customerCancellation(request.params.orderId, request.body);
-        return sendNoBody(reply, 202);
-      },
+      raise: (orderId, body) => orders.customerCancellation(orderId, body),
     }),
   );
 
   app.route(
-    declareRoute({
-      method: 'POST',
-      url: '/orders/:orderId/cancellationDecision',
-      access: { role: 'support', platform: true, auditAction: 'order.cancellationDecision' },
+    orderEventRoute({
+      path: 'cancellationDecision',
+      auditAction: 'order.cancellationDecision',
       summary: "The platform answers the POS's requestCancellation: CANCELLED or CANCELLATION_REQUEST_DENIED",
       description:
         'The platform answers the POS’s own cancellation request: accept (CANCELLED) or deny ' +
         '(CANCELLATION_REQUEST_DENIED, the order goes on). Errors: 404; 409 when no POS request is open.',
-      schema: {
-        tags,
-        params: OrderIdParams,
-        body: CancellationDecisionBody,
-        response: { 202: Accepted, ...errorResponses(400, 401, 404, 409) },
-      },
-      handler: async (request, reply) => {
-        await orders.cancellationDecision(request.params.orderId, request.body);
-        return sendNoBody(reply, 202);
-      },
+      body: CancellationDecisionBody,
+      raise: (orderId, body) => orders.cancellationDecision(orderId, body),
     }),
   );
 
   app.route(
-    declareRoute({
-      method: 'POST',
-      url: '/orders/:orderId/events',
-      access: { role: 'support', platform: true, auditAction: 'order.platformEvent' },
+    orderEventRoute({
+      path: 'events',
+      auditAction: 'order.platformEvent',
       summary: 'Platform-side events: CONCLUDED, PICKUP_AREA_ASSIGNED (optional pickupArea), CANCELLED',
       description:
         'Raises a platform-side event on an order: CONCLUDED (after delivery), PICKUP_AREA_ASSIGNED (optional ' +
         'pickupArea) or CANCELLED (with reason and code). Errors: 400 for another type; 404; 409 when the ' +
         'order’s state does not allow it.',
-      schema: {
-        tags,
-        params: OrderIdParams,
-        body: PlatformEventBody,
-        response: { 202: Accepted, ...errorResponses(400, 401, 404, 409) },
-      },
-      handler: async (request, reply) => {
-        await orders.platformEvent(request.params.orderId, request.body);
-        return sendNoBody(reply, 202);
-      },
+      body: PlatformEventBody,
+      raise: (orderId, body) => orders.platformEvent(orderId, body),
     }),
   );
 };

@@ -169,3 +169,27 @@ export const LogisticsAppSummary = Type.Object({
 export function readByPath<P extends TSchema, A extends TSchema>(tags: string[], params: P, answer: A) {
   return { tags, params, response: { 200: answer, ...errorResponses(400, 401, 404) } };
 }
+
+/**
+ * The schema of an operator write that creates something under a thing named by its path (a
+ * merchant's category, product or key): the path's ids, the body, the 201 answer, and the errors
+ * every such write has: 400 (a bad id or body), 401 and 404 (the parent is not there).
+ */
+export function createByPath<P extends TSchema, B extends TSchema, A extends TSchema>(
+  tags: string[],
+  params: P,
+  body: B,
+  answer: A,
+) {
+  return { tags, params, body, response: { 201: answer, ...errorResponses(400, 401, 404) } };
+}
+
+/**
+ * The schema of an operator action on a thing named by its path that is accepted and carried out
+ * by the order or delivery machinery (an order's cancellation, a webhook delivery's retry): the
+ * path's ids, the 202 answer, and 400, 401, 404 and 409 (the thing's state does not allow it).
+ * A body, where the action takes one, is added beside it.
+ */
+export function acceptByPath<P extends TSchema, A extends TSchema>(tags: string[], params: P, answer: A) {
+  return { tags, params, response: { 202: answer, ...errorResponses(400, 401, 404, 409) } };
+}

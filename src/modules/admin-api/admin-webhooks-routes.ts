@@ -1,6 +1,6 @@
 // operator-api.md#webhook-deliveries: what was sent where, every attempt, and a replay.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
@@ -14,7 +14,7 @@ import {
   RequeueAnswer,
   WebhookDelivery,
 } from '../webhooks/index.js';
-import { MerchantIdParams, readByPath } from './admin-schemas.js';
+import { acceptByPath, MerchantIdParams, readByPath } from './admin-schemas.js';
 
 export interface OperatorWebhooksDeps {
   merchants: MerchantsService;
@@ -56,11 +56,7 @@ export const adminWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksDeps
       description:
         'One new attempt now with the same webhook-id and body, whatever the delivery’s status. Audited. ' +
         'Errors: 404; 409 when an attempt is in progress, no URL is registered, or the webhook is disabled.',
-      schema: {
-        tags: ['operator'],
-        params: DeliveryIdParams,
-        response: { 202: WebhookDelivery, ...errorResponses(400, 401, 404, 409) },
-      },
+      schema: acceptByPath(['operator'], DeliveryIdParams, WebhookDelivery),
       handler: async (request, reply) => reply.code(202).send(await webhooks.retryDelivery(request.params.deliveryId)),
     }),
   );
@@ -83,41 +79,54 @@ export const adminWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksDeps
     }),
   );
 
-  app.route(
-    declareRoute({
+  /**
+   * A requeue of a merchant's deliveries (retryFailed, recover): POST
+   * /merchants/{merchantId}/webhookDeliveries/{action}, audited as webhookDelivery.{action}, 202
+   * with how many deliveries are due again. 409 while the webhook is disabled or has no URL.
+   */
+  function requeueRoute<B extends TSchema>(route: {
+    action: 'retryFailed' | 'recover';
+    summary: string;
+    description: string;
+    /** What the requeue reads from the body; none for retryFailed. */
+    body?: B;
+    requeue: (merchantId: string, body: Static<B>) => Promise<Static<typeof RequeueAnswer>>;
+  }) {
+    return declareRoute({
       method: 'POST',
-      url: '/merchants/:merchantId/webhookDeliveries/retryFailed',
-      access: { role: 'support', auditAction: 'webhookDelivery.retryFailed' },
+      url: `/merchants/:merchantId/webhookDeliveries/${route.action}`,
+      access: { role: 'support', auditAction: `webhookDelivery.${route.action}` },
+      summary: route.summary,
+      description: route.description,
+      schema: {
+        ...acceptByPath(['operator'], MerchantIdParams, RequeueAnswer),
+        ...(route.body ? { body: route.body } : {}),
+      },
+      handler: async (request, reply) =>
+        reply.code(202).send(await route.requeue(request.params.merchantId, request.body as Static<B>)),
+    });
+  }
+
+  app.route(
+    requeueRoute({
+      action: 'retryFailed',
       summary: 'Send every FAILED delivery of the merchant again now, in order, same webhook-ids',
       description:
         'For an endpoint that was fixed: each order keeps its order (D11). 409 while the webhook is disabled ' +
         '(the merchant must register its URL again first) or when no URL is registered.',
-      schema: {
-        tags: ['operator'],
-        params: MerchantIdParams,
-        response: { 202: RequeueAnswer, ...errorResponses(400, 401, 404, 409) },
-      },
-      handler: async (request, reply) => reply.code(202).send(await webhooks.retryFailed(request.params.merchantId)),
+      requeue: (merchantId) => webhooks.retryFailed(merchantId),
     }),
   );
 
   app.route(
-    declareRoute({
-      method: 'POST',
-      url: '/merchants/:merchantId/webhookDeliveries/recover',
-      access: { role: 'support', auditAction: 'webhookDelivery.recover' },
+    requeueRoute({
+      action: 'recover',
       summary: 'Send everything since a time again, delivered or not, in order (after the POS lost data)',
       description:
         'Every delivery created at or after `since` is due again now with its own webhook-id, so a receiver that ' +
         'dedupes on it (D10) sees each event once more at most. 409 as for retryFailed.',
-      schema: {
-        tags: ['operator'],
-        params: MerchantIdParams,
-        body: RecoverBody,
-        response: { 202: RequeueAnswer, ...errorResponses(400, 401, 404, 409) },
-      },
-      handler: async (request, reply) =>
-        reply.code(202).send(await webhooks.recoverSince(request.params.merchantId, new Date(request.body.since))),
+      body: RecoverBody,
+      requeue: (merchantId, body) => webhooks.recoverSince(merchantId, new Date(body.since)),
     }),
   );
 };

@@ -6,6 +6,7 @@
 // share their helpers across files for no reader's gain.
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/db.js';
+import { unnestParams } from '../../db/unnest.js';
 import { newSortableId } from './catalog-ids.js';
 import type { ItemPlan, KindCounts, MerchantPlan, OfferPlan } from './catalog-upload-plan.js';
 
@@ -71,12 +72,14 @@ export async function applyMerchantPlan(
       [
         merchantId,
         at,
-        newCats.map((c) => categoryIds.get(c.pdvId)),
-        newCats.map((c) => c.pdvId),
-        newCats.map((c) => c.name),
-        newCats.map((c) => c.index),
-        newCats.map((c) => c.status),
-        newCats.map(() => newCode('CAT')),
+        ...unnestParams(newCats, [
+          (c) => categoryIds.get(c.pdvId),
+          'pdvId',
+          'name',
+          'index',
+          'status',
+          () => newCode('CAT'),
+        ]),
       ],
     );
   }
@@ -85,6 +88,8 @@ export async function applyMerchantPlan(
   // other item fields when given, kept when absent. Stock is never written (spec 4.3). Unchanged
   // rows are not rewritten, so re-sending the same catalog is cheap.
   const [oldPs, newPs] = splitByStored(plan.products, productIds);
+  /** The stored id of a planned product (one made just above for a new one). */
+  const productId = (p: { pdvId: string }) => productIds.get(p.pdvId);
   products.created = newPs.length;
   const changedProducts = new Set<string>();
   if (oldPs.length > 0) {
@@ -101,16 +106,7 @@ export async function applyMerchantPlan(
               IS DISTINCT FROM (u.price, u.status, COALESCE(u.code, p.external_code), COALESCE(u.ean, p.ean),
                                 COALESCE(u.serving, p.serving), COALESCE(u.ni::jsonb, p.nutritional_info))
        RETURNING p.id`,
-      [
-        at,
-        oldPs.map((p) => productIds.get(p.pdvId)),
-        oldPs.map((p) => p.price),
-        oldPs.map((p) => p.status),
-        oldPs.map((p) => p.externalCode),
-        oldPs.map((p) => p.ean),
-        oldPs.map((p) => p.serving),
-        oldPs.map((p) => p.nutritionalInfo),
-      ],
+      [at, ...unnestParams(oldPs, [productId, 'price', 'status', 'externalCode', 'ean', 'serving', 'nutritionalInfo'])],
     );
     for (const r of rows) changedProducts.add(r.id);
   }
@@ -126,17 +122,19 @@ export async function applyMerchantPlan(
       [
         merchantId,
         at,
-        newPs.map((p) => productIds.get(p.pdvId)),
-        newPs.map((p) => p.pdvId),
-        newPs.map((p) => p.name),
-        newPs.map((p) => p.description),
-        newPs.map((p) => p.price),
-        newPs.map((p) => p.unit),
-        newPs.map((p) => p.status),
-        newPs.map((p) => p.externalCode),
-        newPs.map((p) => p.ean),
-        newPs.map((p) => p.serving),
-        newPs.map((p) => p.nutritionalInfo),
+        ...unnestParams(newPs, [
+          productId,
+          'pdvId',
+          'name',
+          'description',
+          'price',
+          'unit',
+          'status',
+          'externalCode',
+          'ean',
+          'serving',
+          'nutritionalInfo',
+        ]),
       ],
     );
   }
@@ -145,7 +143,7 @@ export async function applyMerchantPlan(
   if (newImages.length > 0) {
     await tx.query(
       `INSERT INTO product_media (product_id, position, url) SELECT u.id, 0, u.url FROM unnest($1::uuid[], $2::text[]) AS u(id, url)`,
-      [newImages.map((p) => productIds.get(p.pdvId)), newImages.map((p) => p.imageUrl)],
+      unnestParams(newImages, [productId, 'imageUrl']),
     );
   }
   const oldImages = oldPs.filter((p) => p.imageUrl !== null);
@@ -295,14 +293,7 @@ export interface FlatApplied {
 export async function applyItemPlan(tx: Queryable, merchantId: string, plan: ItemPlan, at: Date): Promise<FlatApplied> {
   const items = plan.items;
   if (items.length === 0) return { matched: new Set(), changed: new Set() };
-  const params = [
-    merchantId,
-    items.map((i) => i.pdvId),
-    items.map((i) => i.externalCode),
-    items.map((i) => i.ean),
-    items.map((i) => i.serving),
-    items.map((i) => i.nutritionalInfo),
-  ];
+  const params = [merchantId, ...unnestParams(items, ['pdvId', 'externalCode', 'ean', 'serving', 'nutritionalInfo'])];
   // Matched ids first: rows whose values do not change are not rewritten and count as unchanged.
   const { rows } = await tx.query<{ pdv: string; id: string }>(
     `SELECT p.pdv_external_id AS pdv, p.id FROM products p

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { toNumber } from '../../lib/money.js';
 import { DateTime, Status, Uuid } from '../../lib/schemas.js';
 import { OD_ENTITY_TYPES } from '../opendelivery/index.js';
-import type { ProductRow } from './catalog-repository.js';
+import type { CategoryRow, ProductRow } from './catalog-repository.js';
 import { UploadEnvelope } from './catalog-upload-schema.js';
 
 /** PUT /v1/merchantUpdate envelope (spec 4.3, D34): the four keys, written in catalog-upload-schema.ts. */
@@ -45,6 +45,18 @@ export const productViewFields = {
   unit: Type.Enum(['KG', 'UN']),
   status: Status,
 };
+
+/** A category as the catalog record (spec 2.5) and the operator API show it. */
+export function categoryView(c: CategoryRow) {
+  return {
+    id: c.id,
+    pdv_external_id: c.pdv_external_id,
+    name: c.name,
+    index: c.index,
+    status: c.status,
+    externalCode: c.external_code,
+  };
+}
 
 export function productView(p: ProductRow) {
   return {

@@ -10,7 +10,7 @@ import { toDecimalString, toNumber } from '../../lib/money.js';
 import * as browse from './catalog-browse-repository.js';
 import { createCutOperations } from './catalog-cuts.js';
 import * as repo from './catalog-repository.js';
-import { productView } from './catalog-schemas.js';
+import { categoryView, productView } from './catalog-schemas.js';
 import { createSyncProcessor, type SyncProcessorDeps } from './catalog-sync-process.js';
 import * as syncRepo from './catalog-sync-repository.js';
 import { createCatalogSyncWorker } from './catalog-sync-worker.js';
@@ -155,15 +155,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       TTL: ttlSec,
       id: head.id,
       status: head.status,
-      categories: categories.map((c) => ({
-        id: c.id,
-        pdv_external_id: c.pdv_external_id,
-        name: c.name,
-        index: c.index,
-        status: c.status,
-        externalCode: c.external_code,
-        productsId: c.product_ids,
-      })),
+      categories: categories.map((c) => ({ ...categoryView(c), productsId: c.product_ids })),
       products: products.map((p) => {
         const productCuts = cutsBy.get(p.id);
         return {

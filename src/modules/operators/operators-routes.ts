@@ -2,8 +2,8 @@
 // fixed table leaves out (one operator, password reset, TOTP reset, revoke access, `me`). The
 // role and audit action of each route are in its declaration; the operator scope audits changes.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
-import { answerNoContent, sendCreatedSecret } from '../../lib/answers.js';
+import { type Static, type TSchema, Type } from 'typebox';
+import { answerNoContent, type CreatedReply, sendCreatedSecret } from '../../lib/answers.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest } from '../../lib/errors.js';
 import { sendTimePage } from '../../lib/pagination.js';
@@ -24,9 +24,18 @@ import {
   TokenView,
   UpdateOperatorBody,
 } from './operators-schemas.js';
-import { type OperatorsService, selfOf } from './operators-service.js';
+import { type Actor, type OperatorsService, selfOf } from './operators-service.js';
 
 const tags = ['operators'];
+
+/**
+ * The schema of a route on one operator (or one of its tokens) named by the path: its answers,
+ * and the errors every such route has: 400 (an id that is not a UUID), 401, 403 (a role too low)
+ * and 404.
+ */
+function onOperator<P extends TSchema, A extends Record<number, TSchema>>(params: P, answers: A) {
+  return { tags, params, response: { ...answers, ...errorResponses(400, 401, 403, 404) } };
+}
 
 const encodeCursor = (createdAt: Date, id: string) =>
   Buffer.from(`op:${createdAt.toISOString()}|${id}`).toString('base64url');
@@ -43,6 +52,18 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
   app,
   { operators, clock },
 ) => {
+  /**
+   * Both token creations (an operator's, the caller's own): a personal token of `owner`, with a
+   * role no higher than the caller's, answered 201 and shown only in this answer.
+   */
+  async function sendNewToken<Sent>(
+    reply: CreatedReply<Sent>,
+    owner: string,
+    request: { body: Static<typeof CreateTokenBody>; actor: Actor },
+  ): Promise<Sent> {
+    return sendCreatedSecret(reply, await operators.createToken(owner, request.body, request.actor.role));
+  }
+
   app.route(
     declareRoute({
       method: 'POST',
@@ -96,11 +117,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       access: { role: 'viewer' },
       summary: 'One operator',
       description: 'One operator account. Errors: 404.',
-      schema: {
-        tags,
-        params: OperatorIdParams,
-        response: { 200: OperatorView, ...errorResponses(400, 401, 403, 404) },
-      },
+      schema: onOperator(OperatorIdParams, { 200: OperatorView }),
       handler: async (request) => toOperatorView(await operators.requireOperator(request.params.id)),
     }),
   );
@@ -114,12 +131,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       description:
         'Changes an operator’s role, or disables it (its console sessions and tokens end at once) or enables ' +
         'it. Admin only; audited. Errors: 400 for an unknown role or an empty change; 404.',
-      schema: {
-        tags,
-        params: OperatorIdParams,
-        body: UpdateOperatorBody,
-        response: { 200: OperatorView, ...errorResponses(400, 401, 403, 404) },
-      },
+      schema: { ...onOperator(OperatorIdParams, { 200: OperatorView }), body: UpdateOperatorBody },
       handler: async (request) => {
         if (request.body.role === undefined && request.body.disabled === undefined) {
           throw badRequest('body must set role or disabled');
@@ -137,12 +149,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       summary: "Set or reset an operator's password (at least 12 characters); its console sessions end",
       description:
         'Sets or resets an operator’s password; its console sessions end. Audited. Errors: 400 (too short); ' + '404.',
-      schema: {
-        tags,
-        params: OperatorIdParams,
-        body: SetPasswordBody,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
-      },
+      schema: { ...onOperator(OperatorIdParams, { 204: NoContent }), body: SetPasswordBody },
       handler: answerNoContent((request) => operators.setPassword(request.params.id, request.body.password)),
     }),
   );
@@ -155,11 +162,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       summary: "Remove an operator's one-time-code device (a lost phone); it can enrol again",
       description:
         'Removes an operator’s one-time-code device so it can enrol again at next login. Audited. Errors: ' + '404.',
-      schema: {
-        tags,
-        params: OperatorIdParams,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
-      },
+      schema: onOperator(OperatorIdParams, { 204: NoContent }),
       handler: answerNoContent((request) => operators.resetTotp(request.params.id)),
     }),
   );
@@ -173,11 +176,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       description:
         'Ends every console session and revokes every personal token of the operator at once; answers how ' +
         'many. Audited. Errors: 404.',
-      schema: {
-        tags,
-        params: OperatorIdParams,
-        response: { 200: RevokedAccess, ...errorResponses(400, 401, 403, 404) },
-      },
+      schema: onOperator(OperatorIdParams, { 200: RevokedAccess }),
       handler: async (request) => operators.revokeAccess(request.params.id),
     }),
   );
@@ -191,11 +190,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       description:
         'An operator’s personal tokens: name, role, created, last used, expiry, revoked; never the token ' +
         'itself. Errors: 404.',
-      schema: {
-        tags,
-        params: OperatorIdParams,
-        response: { 200: Type.Array(TokenView), ...errorResponses(400, 401, 403, 404) },
-      },
+      schema: onOperator(OperatorIdParams, { 200: Type.Array(TokenView) }),
       handler: async (request) =>
         (await operators.listTokens(request.params.id)).map((t) => toTokenView(t, clock.now())),
     }),
@@ -217,10 +212,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         body: CreateTokenBody,
         response: { 201: CreatedToken, ...errorResponses(400, 401, 403, 404, 409) },
       },
-      handler: async (request, reply) => {
-        const created = await operators.createToken(request.params.id, request.body, request.actor.role);
-        return sendCreatedSecret(reply, created);
-      },
+      handler: async (request, reply) => sendNewToken(reply, request.params.id, request),
     }),
   );
 
@@ -231,11 +223,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
       access: { role: 'admin', auditAction: 'operatorToken.revoke' },
       summary: 'Revoke a personal token; it stops working at once',
       description: 'Revokes a personal token: it stops working at once. Audited. Errors: 404.',
-      schema: {
-        tags,
-        params: TokenParams,
-        response: { 204: NoContent, ...errorResponses(400, 401, 403, 404) },
-      },
+      schema: onOperator(TokenParams, { 204: NoContent }),
       handler: answerNoContent((request) => operators.revokeToken(request.params.id, request.params.tokenId)),
     }),
   );
@@ -281,10 +269,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{ operators: OperatorsSe
         body: CreateTokenBody,
         response: { 201: CreatedToken, ...errorResponses(400, 401, 409) },
       },
-      handler: async (request, reply) => {
-        const created = await operators.createToken(selfOf(request.actor), request.body, request.actor.role);
-        return sendCreatedSecret(reply, created);
-      },
+      handler: async (request, reply) => sendNewToken(reply, selfOf(request.actor), request),
     }),
   );
 

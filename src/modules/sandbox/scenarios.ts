@@ -57,6 +57,12 @@ const courierDelivered = {
   message: 'Pedido entregue ao cliente',
 } as const;
 
+/**
+ * A scenario's steps when its event needs the order somewhere first: `before` brings a new order
+ * there (a setup step, skipped on an existing order), then `step` raises the event under test.
+ */
+const afterSetup = (before: ScenarioStep, step: ScenarioStep): ScenarioStep[] => [{ ...before, setup: true }, step];
+
 export const SCENARIOS: readonly ScenarioDefinition[] = [
   {
     name: 'delivery-instant',
@@ -119,10 +125,7 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
       'DISPATCHED), then the customer asks to cancel (ORDER_CANCELLATION_REQUEST): too late to stop, usually ' +
       'denied with denyCancellation.',
     order: instantDelivery('Gabriela Costa'),
-    steps: [
-      { ...courierOnTheWay, setup: true },
-      { kind: 'customerCancellation', reason: 'Cliente desistiu depois do envio' },
-    ],
+    steps: afterSetup(courierOnTheWay, { kind: 'customerCancellation', reason: 'Cliente desistiu depois do envio' }),
   },
   {
     name: 'logistics-delivery',
@@ -138,10 +141,7 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
       'An order the platform concludes (CONCLUDED, final) after the logistics partner delivered it ' +
       '(DELIVERY_FINISHED: DELIVERED). On an existing order (options.orderId) only CONCLUDED is raised.',
     order: instantDelivery('Isabela Martins'),
-    steps: [
-      { ...courierDelivered, setup: true },
-      { kind: 'platformEvent', eventType: 'CONCLUDED' },
-    ],
+    steps: afterSetup(courierDelivered, { kind: 'platformEvent', eventType: 'CONCLUDED' }),
   },
   {
     name: 'pickup-area-assigned',
