@@ -161,12 +161,17 @@ export const butcheryPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
     cutId: (t: Messages) => t.butchery.cutId,
   };
 
+  /** The merchant of a cut form's path (404 page when it does not exist) and the product's id. */
+  const productFormTarget = async (request: FastifyRequest) => ({
+    m: await merchants.requireMerchant(merchantIdOf(request)),
+    productId: productIdOf(request),
+  });
+
   app.post(
     '/merchants/:merchantId/products/:productId/cuts',
     allow('admin', 'catalog.addCut'),
     async (request, reply) => {
-      const m = await merchants.requireMerchant(merchantIdOf(request));
-      const productId = productIdOf(request);
+      const { m, productId } = await productFormTarget(request);
       const { name, spice, id } = readForm(request, CutForm, { labels });
       const cut = await catalog.addCut(m.id, productId, {
         name,
@@ -182,8 +187,7 @@ export const butcheryPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app
     '/merchants/:merchantId/products/:productId/cuts/remove',
     allow('admin', 'catalog.removeCut'),
     async (request, reply) => {
-      const m = await merchants.requireMerchant(merchantIdOf(request));
-      const productId = productIdOf(request);
+      const { m, productId } = await productFormTarget(request);
       const { cutId } = readForm(request, RemoveCutForm, { labels });
       if (!cutId) throw invalidInput((t) => t.butchery.cutIdMissing, 'cutId');
       await catalog.removeCut(m.id, productId, cutId);

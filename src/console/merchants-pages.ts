@@ -288,14 +288,19 @@ ${await homologationSection(kit, request, m.id, keys)}`;
     return kit.send(reply, await merchantPage(request, secret), 201);
   });
 
+  /** The merchant of a key form's path (404 page when it does not exist) and the key's id as sent. */
+  const keyFormTarget = async (request: FastifyRequest) => {
+    const id = merchantIdOf(request);
+    await merchants.requireMerchant(id);
+    return { id, keyId: (request.params as { keyId: string }).keyId };
+  };
+
   // D27: the key's next request speaks the new profile.
   app.post(
     '/merchants/:merchantId/keys/:keyId/profile',
     allow('admin', 'integrationKey.update'),
     async (request, reply) => {
-      const id = merchantIdOf(request);
-      const keyId = (request.params as { keyId: string }).keyId;
-      await merchants.requireMerchant(id);
+      const { id, keyId } = await keyFormTarget(request);
       const { profile = 'cleaver' } = readForm(request, ProfileForm);
       if (!isUuid(keyId) || !(await auth.setIntegrationKeyProfile(id, keyId, profile))) {
         throw notFoundPage((t) => t.errors.keyNotFound);
@@ -308,9 +313,7 @@ ${await homologationSection(kit, request, m.id, keys)}`;
     '/merchants/:merchantId/keys/:keyId/delete',
     allow('admin', 'integrationKey.revoke'),
     async (request, reply) => {
-      const id = merchantIdOf(request);
-      const keyId = (request.params as { keyId: string }).keyId;
-      await merchants.requireMerchant(id);
+      const { id, keyId } = await keyFormTarget(request);
       if (!isUuid(keyId) || !(await auth.deleteIntegrationKey(id, keyId)))
         throw notFoundPage((t) => t.errors.keyNotFound);
       return reply.redirect(`${path`/console/merchants/${id}`}?deleted=1`, 303);
