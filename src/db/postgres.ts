@@ -105,10 +105,12 @@ export function openPostgres(options: PostgresOptions): Db {
 }
 
 /**
- * The least time between two `caughtUp` round trips of one listening connection: at most 1,000 a
- * second whatever the load, and a poll waits at most this long for its turn.
+ * The least time between two `caughtUp` round trips of one listening connection, unless
+ * CAUGHT_UP_BATCH calls are already waiting: a poll waits at most this long for its turn.
  */
 export const CAUGHT_UP_GAP_MS = 1;
+/** Calls that start a round trip at once (the one before it answered): a busy process does not wait out the gap. */
+export const CAUGHT_UP_BATCH = 16;
 
 /**
  * A dedicated connection that LISTENs, and comes back by itself after an outage: notifications
@@ -180,6 +182,8 @@ function listenWithReconnect(
   let lastSentAt = Number.NEGATIVE_INFINITY;
   const roundTrip = () => {
     scheduled = false;
+    if (gapTimer !== undefined) clearTimeout(gapTimer);
+    gapTimer = undefined;
     const c = client;
     const batch = gathering;
     gathering = [];
@@ -203,22 +207,29 @@ function listenWithReconnect(
       )
       .finally(() => {
         inFlight = false;
-        if (gathering.length > 0) schedule();
+        if (gathering.length >= CAUGHT_UP_BATCH) roundTrip();
+        else if (gathering.length > 0) schedule();
       });
   };
   /** The next round trip: at the end of this turn (this turn's callers join it), or once the gap has passed. */
+  let gapTimer: NodeJS.Timeout | undefined;
   const schedule = () => {
     if (scheduled || inFlight) return;
     scheduled = true;
     const wait = lastSentAt + CAUGHT_UP_GAP_MS - performance.now();
-    if (wait > 0) setTimeout(roundTrip, wait);
+    if (wait > 0) gapTimer = setTimeout(roundTrip, wait);
     else setImmediate(roundTrip);
   };
   const caughtUp = () =>
     new Promise<void>((resolve, reject) => {
       if (stopped || !client) return reject(new Error(`not listening on ${channel}`));
       gathering.push({ resolve, reject });
-      schedule();
+      // Enough callers for a round trip of their own: no need to wait out the gap.
+      if (gathering.length >= CAUGHT_UP_BATCH && !inFlight && gapTimer !== undefined) {
+        clearTimeout(gapTimer);
+        gapTimer = undefined;
+        setImmediate(roundTrip);
+      } else schedule();
     });
 
   const firstAttempt = connect();

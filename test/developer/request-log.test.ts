@@ -219,6 +219,31 @@ describe('GET /v1/developer/requests', () => {
     }
   }, 120_000);
 
+  it('a key past 1,000 requests in one second keeps its newest, and the next second starts clean', async () => {
+    const t = await createTestApp({ env: LIFTED });
+    try {
+      const me = await createMerchant(t.app);
+      const log = t.services.requestLog;
+      const principal = { keyId: me.keyId, merchantId: me.merchantId };
+      const send = (id: string, status: number) =>
+        log.record(principal, { id, method: 'GET', url: `/v1/orders/${id}` }, status, 1);
+      // More than a batch holds before any flush: the oldest are overwritten in place.
+      for (let i = 0; i < 1_500; i++) send(`r${i}`, i % 2 ? 200 : 404);
+      await log.flush();
+      // Fewer in the next interval: the slots the first one left must not leak into it.
+      for (let i = 0; i < 3; i++) send(`s${i}`, 201);
+      const page = await log.list(me.keyId, { limit: 1000 });
+      const expected = ['s2', 's1', 's0', ...Array.from({ length: 997 }, (_, i) => `r${1_499 - i}`)];
+      expect(page.items.map((r) => r.requestId)).toEqual(expected);
+      expect(page.items.every((r) => r.path === `/v1/orders/${r.requestId}`)).toBe(true);
+      const statusOf = (id: string) => (id.startsWith('s') ? 201 : Number(id.slice(1)) % 2 ? 200 : 404);
+      expect(page.items.every((r) => r.status === statusOf(r.requestId))).toBe(true);
+      expect(page.next).toBeNull();
+    } finally {
+      await t.close();
+    }
+  });
+
   it('keeps requests 24 hours: older ones leave the log at once and the table with retention', async () => {
     const clock = manualClock(new Date('2026-03-02T10:00:00Z'));
     const t = await createTestApp({ clock, env: LIFTED });

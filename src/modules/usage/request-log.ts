@@ -28,8 +28,20 @@ const TRIM_EVERY = 100;
 /** Rows waiting in memory, all keys together, that start a flush before the timer does. */
 const FLUSH_AT_ROWS = 5000;
 
-/** A request waiting in memory, with the key and merchant it is written under. */
-type Pending = LoggedRow & { keyId: string; merchantId: string };
+/**
+ * A key's requests since the last flush, its newest BATCH_MAX at most, in slots that are reused
+ * flush after flush: a key that asks thousands of times a second allocates nothing per request.
+ * An object per request, kept until the flush, outlived the young generation at that rate and was
+ * copied and promoted by the collector, which cost more than the log's writes (docs/benchmarks.md,
+ * "The request log's cost per request"). A key with nothing in an interval is dropped at the flush.
+ */
+interface KeyRequests {
+  merchantId: string;
+  slots: LoggedRow[];
+  /** The slot of the oldest request kept, once more than BATCH_MAX came in one interval. */
+  start: number;
+  count: number;
+}
 
 /** What the log reads of a request (a Fastify request has all of it). */
 export interface LoggedRequest {
@@ -54,7 +66,7 @@ export interface RequestLogEntry {
 export function createRequestLog(deps: BatchWriterDeps) {
   const { db, clock } = deps;
   const flushEveryMs = deps.flushEveryMs ?? 1_000;
-  let waiting = new Map<string, Pending[]>();
+  const waiting = new Map<string, KeyRequests>();
   let size = 0;
   const writtenSinceTrim = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
@@ -74,31 +86,45 @@ export function createRequestLog(deps: BatchWriterDeps) {
       body = redacted.text;
       bodyTruncated = redacted.truncated;
     }
-    const row: Pending = {
-      keyId: principal.keyId,
-      merchantId: principal.merchantId,
-      at: epochMs(clock),
-      requestId: request.id,
-      method: request.method,
-      path: request.url.length > PATH_MAX ? request.url.slice(0, PATH_MAX) : request.url,
-      status,
-      durationMs: Math.round(elapsedMs),
-      errorTitle: failed ? errorTitleOf(request) : null,
-      body,
-      bodyTruncated,
-    };
-    let rows = waiting.get(principal.keyId);
-    if (rows === undefined) {
-      rows = [];
-      waiting.set(principal.keyId, rows);
+    let ring = waiting.get(principal.keyId);
+    if (ring === undefined) {
+      ring = { merchantId: principal.merchantId, slots: [], start: 0, count: 0 };
+      waiting.set(principal.keyId, ring);
     }
-    rows.push(row);
-    size += 1;
-    // Only the newest REQUEST_LOG_KEEP of a key can be kept: older ones go in bulk, now and then.
-    if (rows.length >= 2 * REQUEST_LOG_KEEP) {
-      rows.splice(0, rows.length - REQUEST_LOG_KEEP);
-      size -= REQUEST_LOG_KEEP;
+    // Only a key's newest BATCH_MAX can be kept: past that, the oldest slot takes the new request.
+    let index: number;
+    if (ring.count < BATCH_MAX) {
+      index = ring.count;
+      ring.count += 1;
+      size += 1;
+    } else {
+      index = ring.start;
+      ring.start = (ring.start + 1) % BATCH_MAX;
     }
+    let slot = ring.slots[index];
+    if (slot === undefined) {
+      slot = {
+        at: 0,
+        requestId: '',
+        method: '',
+        path: '',
+        status: 0,
+        durationMs: 0,
+        errorTitle: null,
+        body: null,
+        bodyTruncated: false,
+      };
+      ring.slots[index] = slot;
+    }
+    slot.at = epochMs(clock);
+    slot.requestId = request.id;
+    slot.method = request.method;
+    slot.path = request.url.length > PATH_MAX ? request.url.slice(0, PATH_MAX) : request.url;
+    slot.status = status;
+    slot.durationMs = Math.round(elapsedMs);
+    slot.errorTitle = failed ? errorTitleOf(request) : null;
+    slot.body = body;
+    slot.bodyTruncated = bodyTruncated;
     if (size >= FLUSH_AT_ROWS) void flush();
     else if (timer === undefined) {
       timer = setTimeout(() => void flush(), flushEveryMs);
@@ -106,20 +132,37 @@ export function createRequestLog(deps: BatchWriterDeps) {
     }
   }
 
-  async function write(batch: Map<string, Pending[]>): Promise<void> {
+  /**
+   * The rows of what is waiting, oldest first per key, serialized now (the slots are reused by the
+   * next request); keys with nothing since the last flush leave.
+   */
+  function takeWaiting(): { rows: repo.RequestLogBatchInsert[]; toTrim: string[] } {
     const rows: repo.RequestLogBatchInsert[] = [];
     const toTrim: string[] = [];
-    for (const [keyId, pending] of batch) {
-      const newest = pending.length > BATCH_MAX ? pending.slice(-BATCH_MAX) : pending;
-      const first = newest[0];
-      if (first === undefined) continue;
-      rows.push(toBatch(first, newest));
-      const written = (writtenSinceTrim.get(keyId) ?? 0) + newest.length;
+    for (const [keyId, ring] of waiting) {
+      if (ring.count === 0) {
+        waiting.delete(keyId);
+        continue;
+      }
+      const ordered: LoggedRow[] = [];
+      for (let n = 0; n < ring.count; n++) {
+        const slot = ring.slots[(ring.start + n) % BATCH_MAX];
+        if (slot !== undefined) ordered.push(slot);
+      }
+      rows.push(toBatch({ keyId, merchantId: ring.merchantId }, ordered));
+      ring.start = 0;
+      ring.count = 0;
+      const written = (writtenSinceTrim.get(keyId) ?? 0) + ordered.length;
       if (written >= TRIM_EVERY) {
         toTrim.push(keyId);
         writtenSinceTrim.delete(keyId);
       } else writtenSinceTrim.set(keyId, written);
     }
+    size = 0;
+    return { rows, toTrim };
+  }
+
+  async function write({ rows, toTrim }: { rows: repo.RequestLogBatchInsert[]; toTrim: string[] }): Promise<void> {
     await repo.insertBatches(db, rows);
     await repo.trimKeys(db, toTrim, REQUEST_LOG_KEEP);
   }
@@ -132,10 +175,7 @@ export function createRequestLog(deps: BatchWriterDeps) {
       timer = undefined;
     }
     if (size === 0) return;
-    const batch = waiting;
-    waiting = new Map();
-    size = 0;
-    flushing = write(batch)
+    flushing = write(takeWaiting())
       .catch((error: unknown) => deps.onError?.(error))
       .finally(() => {
         flushing = undefined;
