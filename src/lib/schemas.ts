@@ -4,7 +4,10 @@ import { UUID_PATTERN } from './ids.js';
 
 /** Every error body (spec 7, D22). */
 export const ErrorBody = Type.Object(
-  { title: Type.String(), status: Type.Integer() },
+  {
+    title: Type.String({ description: 'What went wrong, naming the field.' }),
+    status: Type.Integer({ description: 'Its current status.' }),
+  },
   { additionalProperties: true, $id: 'Error' },
 );
 

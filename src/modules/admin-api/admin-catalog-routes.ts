@@ -15,18 +15,24 @@ import {
 } from './admin-schemas.js';
 
 const HandMadeCategory = Type.Object({
-  id: Uuid(),
-  pdv_external_id: Type.Null(),
-  name: Type.String(),
-  index: Type.Integer(),
+  id: Uuid({ description: 'The record’s unique id.' }),
+  pdv_external_id: Type.Null({
+    description:
+      'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).',
+  }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
+  index: Type.Integer({ description: 'Display position (set at creation only).' }),
   status: Status,
-  externalCode: Type.String(),
+  externalCode: Type.String({ description: 'The POS’s code (e.g. the scale code); not used to find records.' }),
 });
 
 const HandMadeProduct = Type.Object({
   ...productViewFields,
-  pdv_external_id: Type.Null(),
-  externalCode: Type.String(),
+  pdv_external_id: Type.Null({
+    description:
+      'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).',
+  }),
+  externalCode: Type.String({ description: 'The POS’s code (e.g. the scale code); not used to find records.' }),
 });
 
 export const adminCatalogRoutes: FastifyPluginAsyncTypebox<{
@@ -132,7 +138,10 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<{
         tags: ['operator'],
         params: MerchantIdParams,
         response: {
-          202: Type.Object({ syncId: Uuid(), status: Type.Literal('PROCESSING') }),
+          202: Type.Object({
+            syncId: Uuid({ description: 'The catalog sync started; follow it in catalogSyncs.' }),
+            status: Type.Literal('PROCESSING', { description: 'Its current status.' }),
+          }),
           ...errorResponses(400, 401, 404),
         },
       },

@@ -17,10 +17,13 @@ export const CutBody = Type.Object({
   id: Type.Optional(Id('The cut’s id, matched by POS software against order options; a uuid is made when left out')),
   name: Name('The cut’s name, as the customer chooses it (“Bife”)'),
   spice: Type.Optional(
-    Type.Object({
-      id: Type.Optional(Id('The spice’s id; a uuid is made when left out')),
-      name: Name('The spice’s name (“Alho”)'),
-    }),
+    Type.Object(
+      {
+        id: Type.Optional(Id('The spice’s id; a uuid is made when left out')),
+        name: Name('The spice’s name (“Alho”)'),
+      },
+      { description: 'The seasoning of the cut, or null.' },
+    ),
   ),
 });
 
@@ -29,9 +32,9 @@ const ProductParams = Type.Object({ merchantId: Uuid(), productId: ProductId() }
 
 const ProductDetail = Type.Object({
   ...productViewFields,
-  externalCode: Type.String(),
-  ean: Type.String(),
-  cuts: Type.Array(CutView),
+  externalCode: Type.String({ description: 'The POS’s code (e.g. the scale code); not used to find records.' }),
+  ean: Type.String({ description: 'The barcode (informational).' }),
+  cuts: Type.Array(CutView, { description: 'The cuts the butcher offers for this product.' }),
 });
 
 const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: CatalogService }> = async (

@@ -45,29 +45,44 @@ const OperatorOrderDetail = Type.Object({
   ...OperatorOrder.properties,
   events: Type.Array(
     Type.Object({
-      occurrenceId: Uuid(),
-      eventId: Uuid(),
-      eventType: Type.String(),
-      createdAt: DateTime(),
+      occurrenceId: Uuid({ description: 'This occurrence of the event (the webhook-id of its webhook).' }),
+      eventId: Uuid({
+        description:
+          'What to acknowledge: for a cleaver key the event type’s id, for an opendelivery key this occurrence’s id.',
+      }),
+      eventType: Type.String({ description: 'The event type (see the event catalog).' }),
+      createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
       metadata: Type.Optional(EventMetadata),
-      polled: Type.Boolean(),
-      current: Type.Boolean(),
+      polled: Type.Boolean({ description: 'Whether polling shows it (false: a webhook-only notification).' }),
+      current: Type.Boolean({ description: 'Whether this is the event’s current occurrence.' }),
       acknowledgments: Type.Array(
         Type.Object({
-          keyId: Uuid(),
-          acknowledged: Type.Boolean(),
-          acknowledgedAt: Type.Union([DateTime(), Type.Null()]),
+          keyId: Uuid({ description: 'The integration key.' }),
+          acknowledged: Type.Boolean({ description: 'Whether it was acknowledged.' }),
+          acknowledgedAt: Type.Union([DateTime(), Type.Null()], { description: 'When.' }),
         }),
+        { description: 'Which integration keys acknowledged it, and when.' },
       ),
     }),
+    { description: 'Events.' },
   ),
   tracking: Type.Array(
-    Type.Object({ id: Uuid(), keyId: Type.Union([Uuid(), Type.Null()]), receivedAt: DateTime(), body: TrackingBody }),
+    Type.Object({
+      id: Uuid({ description: 'The record’s unique id.' }),
+      keyId: Type.Union([Uuid(), Type.Null()], { description: 'The integration key.' }),
+      receivedAt: DateTime({ description: 'When it was received.' }),
+      body: TrackingBody,
+    }),
+    { description: 'Tracking updates from the POS.' },
   ),
-  logisticsUpdates: Type.Array(LogisticsUpdateView),
-  webhookDeliveries: Type.Array(WebhookDelivery),
+  logisticsUpdates: Type.Array(LogisticsUpdateView, { description: 'Updates from the logistics partner.' }),
+  webhookDeliveries: Type.Array(WebhookDelivery, {
+    description: 'Webhook deliveries of the order with their attempts.',
+  }),
   /** D38: every weighing, oldest first. */
-  weighings: Type.Array(WeighingView),
+  weighings: Type.Array(WeighingView, {
+    description: 'Every weighing of the order, oldest first: the lines weighed and the totals before and after.',
+  }),
 });
 
 type OrderRow = Awaited<ReturnType<OrdersService['listOrders']>>[number];

@@ -16,38 +16,41 @@ export const ListQuery = Type.Object({
 });
 
 export const MerchantSummary = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
+  id: Uuid({ description: 'The record’s unique id.' }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
   status: Status,
-  createdAt: DateTime(),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
 });
 
 export const IntegrationKeySummary = Type.Object({
-  keyId: Uuid(),
+  keyId: Uuid({ description: 'The integration key.' }),
   name: Type.String(),
   profile: IntegrationProfileSchema,
-  createdAt: DateTime(),
-  lastUsedAt: Type.Union([DateTime(), Type.Null()]),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
+  lastUsedAt: Type.Union([DateTime(), Type.Null()], { description: 'Last use, or null.' }),
   /** The POS behind this key: last seen doing what, and online / late / offline. */
   presence: KeyPresence,
 });
 
 /** A merchant's history: changes of its order-receiving switch and who made them. */
 export const MerchantHistoryEntry = Type.Object({
-  at: DateTime(),
-  kind: Type.String(),
-  detail: Type.Object({
-    from: Type.Optional(Type.String()),
-    to: Type.Optional(Type.String()),
-    by: Type.Optional(Type.Enum(['operator', 'pos-notification', 'presence'])),
-    reason: Type.Optional(Type.String()),
-    silentSince: Type.Optional(DateTime()),
-  }),
+  at: DateTime({ description: 'When it happened.' }),
+  kind: Type.String({ description: 'What kind of entry.' }),
+  detail: Type.Object(
+    {
+      from: Type.Optional(Type.String({ description: 'The value before.' })),
+      to: Type.Optional(Type.String({ description: 'The value after.' })),
+      by: Type.Optional(Type.Enum(['operator', 'pos-notification', 'presence'], { description: 'Who changed it.' })),
+      reason: Type.Optional(Type.String({ description: 'Why, in words.' })),
+      silentSince: Type.Optional(DateTime({ description: 'Since when the POS did not poll.' })),
+    },
+    { description: 'Structured details.' },
+  ),
 });
 
 /** POST …/integrationKeys (D27): the profile defaults to `cleaver`. */
 export const CreateIntegrationKeyBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 200 })),
+  name: Type.Optional(Type.String({ description: 'Its name as shown to people.', maxLength: 200 })),
   profile: Type.Optional(IntegrationProfileSchema),
 });
 
@@ -55,73 +58,117 @@ export const CreateIntegrationKeyBody = Type.Object({
 export const UpdateIntegrationKeyBody = Type.Object({ profile: IntegrationProfileSchema });
 
 export const MerchantDetail = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
+  id: Uuid({ description: 'The record’s unique id.' }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
   status: Type.Enum(Status.enum, { description: 'Whether the merchant receives orders: AVAILABLE or UNAVAILABLE.' }),
-  pdvExternalId: Type.Union([Type.String(), Type.Null()]),
-  createdAt: DateTime(),
-  updatedAt: DateTime(),
-  onboarding: Type.Object({
-    ordersWebhookURL: Type.Union([Type.String(), Type.Null()]),
-    webhookKeyId: Type.Union([Uuid(), Type.Null()]),
-    webhookDisabledAt: Type.Union([DateTime(), Type.Null()]),
-    // The apiKey is a credential of the merchant's POS: the operator sees only that one is set.
-    getMerchantURL: Type.Union([Type.Object({ baseURL: Type.String(), apiKeySet: Type.Boolean() }), Type.Null()]),
-    onboardedAt: Type.Union([DateTime(), Type.Null()]),
+  pdvExternalId: Type.Union([Type.String(), Type.Null()], {
+    description: 'The POS’s id of the store (from the MERCHANT upload’s updatedObjects[0].id), or null.',
   }),
-  integrationKeys: Type.Array(IntegrationKeySummary),
-  lastCatalogSync: Type.Union([SyncView, Type.Null()]),
-  weighingTolerancePercent: Type.Number({ minimum: 0, maximum: 100 }),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
+  updatedAt: DateTime({ description: 'When it last changed.' }),
+  onboarding: Type.Object(
+    {
+      ordersWebhookURL: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'Base URL of the POS’s webhook receiver; webhooks are POSTed to it with /v1/orderUpdate appended (/v1/newEvent for an opendelivery key). No query, fragment or trailing slash; a path prefix only for an opendelivery key (https://pos.example.com/od → https://pos.example.com/od/v1/newEvent). https only in production. Null when never registered.',
+      }),
+      webhookKeyId: Type.Union([Uuid(), Type.Null()], {
+        description: 'The integration key that registered the webhook URL; its secret signs the webhooks.',
+      }),
+      webhookDisabledAt: Type.Union([DateTime(), Type.Null()], {
+        description:
+          'When the webhook was disabled (HTTP 410 or failing too long), or null; registering again clears it.',
+      }),
+      // The apiKey is a credential of the merchant's POS: the operator sees only that one is set.
+      getMerchantURL: Type.Union(
+        [
+          Type.Object({
+            baseURL: Type.String({
+              description: 'Base URL of the POS catalog endpoint; the platform calls GET {baseURL}/v1/merchant.',
+            }),
+            apiKeySet: Type.Boolean({ description: 'Whether an apiKey is stored (the key itself is never shown).' }),
+          }),
+          Type.Null(),
+        ],
+        { description: 'The POS endpoint the platform reads the catalog from (catalog pull), or null.' },
+      ),
+      onboardedAt: Type.Union([DateTime(), Type.Null()], {
+        description: 'When the merchant last registered its settings.',
+      }),
+    },
+    { description: 'The merchant’s registered settings: webhook URL, catalog endpoint.' },
+  ),
+  integrationKeys: Type.Array(IntegrationKeySummary, {
+    description: 'The merchant’s integration keys (never their secrets).',
+  }),
+  lastCatalogSync: Type.Union([SyncView, Type.Null()], { description: 'The latest catalog sync, or null.' }),
+  weighingTolerancePercent: Type.Number({
+    description: 'How far a weighed KG line may be from the ordered quantity, ± in percent (0 to 100; default 20).',
+    minimum: 0,
+    maximum: 100,
+  }),
 });
 
 export const CreateMerchantBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  id: Type.Optional(Uuid()),
+  name: Type.String({ description: 'Its name as shown to people.', minLength: 1, maxLength: 200 }),
+  id: Type.Optional(Uuid({ description: 'The record’s unique id.' })),
   status: Type.Optional(Status),
 });
 
 /** POST …/merchants/{merchantId}/categories: a category made by hand (the console's form too). */
 export const HandMadeCategoryBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Type.String({ description: 'Its name as shown to people.', minLength: 1, maxLength: 200 }),
   status: Type.Optional(Status),
 });
 
 /** POST …/merchants/{merchantId}/products: a product made by hand (the console's form too). */
 export const HandMadeProductBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 300 }),
-  price: Type.Number({ minimum: 0 }),
-  unit: Type.Enum(['KG', 'UN']),
-  description: Type.Optional(Type.String({ maxLength: 5000 })),
+  name: Type.String({ description: 'Its name as shown to people.', minLength: 1, maxLength: 300 }),
+  price: Type.Number({ description: 'The price in BRL.', minimum: 0 }),
+  unit: Type.Enum(['KG', 'UN'], {
+    description: 'KG (sold by weight; quantities may be fractional) or UN (by the unit).',
+  }),
+  description: Type.Optional(Type.String({ description: 'What it is, in a sentence.', maxLength: 5000 })),
   status: Type.Optional(Status),
-  categoryId: Type.Optional(Uuid()),
+  categoryId: Type.Optional(Uuid({ description: 'The category to put the product in.' })),
 });
 
 const CANCELLATION_CODE = Type.String({ minLength: 1, maxLength: 100 });
 
 /** POST …/orders/{orderId}/customerCancellation, and the console's button with a reason. */
 export const CustomerCancellationBody = Type.Object({
-  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  reason: Type.Optional(Type.String({ description: 'Why, in words.', minLength: 1, maxLength: 1000 })),
   code: Type.Optional(CANCELLATION_CODE),
 });
 
 /** POST …/orders/{orderId}/cancellationDecision, and the console's accept/deny buttons. */
 export const CancellationDecisionBody = Type.Object({
-  decision: Type.Enum(['accept', 'deny']),
-  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  decision: Type.Enum(['accept', 'deny'], { description: 'ACCEPT (the order is cancelled) or DENY (it goes on).' }),
+  reason: Type.Optional(Type.String({ description: 'Why, in words.', minLength: 1, maxLength: 1000 })),
 });
 
 /** POST …/orders/{orderId}/events: the platform-side events the console's buttons raise too. */
 export const PlatformEventBody = Type.Object({
-  eventType: Type.Enum(['CONCLUDED', 'PICKUP_AREA_ASSIGNED', 'CANCELLED']),
-  pickupArea: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000 })),
+  eventType: Type.Enum(['CONCLUDED', 'PICKUP_AREA_ASSIGNED', 'CANCELLED'], {
+    description: 'The event type (see the event catalog).',
+  }),
+  pickupArea: Type.Optional(
+    Type.String({ description: 'The pickup area assigned (TAKEOUT with PICKUP_AREA).', minLength: 1, maxLength: 200 }),
+  ),
+  reason: Type.Optional(Type.String({ description: 'Why, in words.', minLength: 1, maxLength: 1000 })),
   code: Type.Optional(CANCELLATION_CODE),
 });
 
 export const UpdateMerchantBody = Type.Object({
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  name: Type.Optional(Type.String({ description: 'Its name as shown to people.', minLength: 1, maxLength: 200 })),
   status: Type.Optional(Status),
-  weighingTolerancePercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  weighingTolerancePercent: Type.Optional(
+    Type.Number({
+      description: 'How far a weighed KG line may be from the ordered quantity, ± in percent (0 to 100; default 20).',
+      minimum: 0,
+      maximum: 100,
+    }),
+  ),
 });
 
 /** D38: the ± share of the ordered quantity a weighing may differ by. */
@@ -134,31 +181,31 @@ export const UpdatedMerchant = Type.Object({
 });
 
 export const CreatedIntegrationKey = Type.Object({
-  keyId: Uuid(),
+  keyId: Uuid({ description: 'The integration key.' }),
   clientId: Uuid({ description: 'The client_id to ask tokens with (the merchant id).' }),
-  clientSecret: Type.String(),
-  name: Type.String(),
-  createdAt: DateTime(),
+  clientSecret: Type.String({ description: 'The secret, shown only in this answer: store it safely.' }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
 });
 
 export const CreateLogisticsAppBody = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  merchantIds: Type.Array(Uuid(), { maxItems: 1000 }),
+  name: Type.String({ description: 'Its name as shown to people.', minLength: 1, maxLength: 200 }),
+  merchantIds: Type.Array(Uuid(), { description: 'The merchants this logistics app serves.', maxItems: 1000 }),
 });
 
 export const LogisticsAppCreated = Type.Object({
-  appId: Uuid(),
-  clientSecret: Type.String(),
-  name: Type.String(),
-  merchantIds: Type.Array(Uuid()),
+  appId: Uuid({ description: 'The logistics partner app.' }),
+  clientSecret: Type.String({ description: 'The secret, shown only in this answer: store it safely.' }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
+  merchantIds: Type.Array(Uuid(), { description: 'The merchants this logistics app serves.' }),
 });
 
 export const LogisticsAppSummary = Type.Object({
-  appId: Uuid(),
-  name: Type.String(),
-  active: Type.Boolean(),
-  merchantIds: Type.Array(Uuid()),
-  createdAt: DateTime(),
+  appId: Uuid({ description: 'The logistics partner app.' }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
+  active: Type.Boolean({ description: 'Whether it works.' }),
+  merchantIds: Type.Array(Uuid(), { description: 'The merchants this logistics app serves.' }),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
 });
 
 /**

@@ -11,12 +11,16 @@ import { bearerToken } from './bearer-token.js';
 // registered by app.ts on this plugin's scope.
 
 const TokenResponse = Type.Object({
-  access_token: Type.String(),
+  access_token: Type.String({
+    description: 'The bearer token to send as `Authorization: Bearer …` on every /v1 call.',
+  }),
   token_type: Type.Enum(['Bearer', 'bearer'], {
     description:
       '`Bearer` (spec 2.1); `bearer`, Open Delivery’s spelling, for a key with the opendelivery profile (D28)',
   }),
-  expires_in: Type.Integer(),
+  expires_in: Type.Integer({
+    description: 'Seconds the token stays valid from now; ask for a new one shortly before.',
+  }),
 });
 
 const ClientCredentialsBody = Type.Object({

@@ -13,26 +13,41 @@ export const MerchantStatusQuery = Type.Object({ merchantId: Uuid() });
 /** Spec 2.7. */
 export const SyncStatus = Type.Object({
   status: Type.Enum(['PROCESSING', 'SUCCESS', 'FAIL']),
-  lastRead: DateTime(),
-  moreInfo: Type.Union([Type.String(), Type.Null()]),
+  lastRead: DateTime({ description: 'When the platform last read this status.' }),
+  moreInfo: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'In words: per kind, how many objects were created, updated (a value really changed), unchanged and removed; what was dropped and why (null when there is nothing to add).',
+  }),
 });
 
 /** Spec 2.4. */
 export const RecordCategory = Type.Object({
   id: Uuid(),
-  pdv_external_id: Type.Union([Type.String(), Type.Null()]),
-  name: Type.String(),
-  index: Type.Integer(),
+  pdv_external_id: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).',
+  }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
+  index: Type.Integer({ description: 'Display position (set at creation only).' }),
   status: Status,
-  externalCode: Type.String(),
-  productsId: Type.Array(Uuid()),
+  externalCode: Type.String({ description: 'The POS’s code (e.g. the scale code); not used to find records.' }),
+  productsId: Type.Array(Uuid(), { description: 'The products in this category.' }),
 });
 
 /** A cut and its spice (D37), in the merchant record and the operator's product views. */
 export const CutView = Type.Object({
   id: Type.String(),
-  name: Type.String(),
-  spice: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
+  name: Type.String({ description: 'Its name as shown to people.' }),
+  spice: Type.Union(
+    [
+      Type.Object({
+        id: Type.String({ description: 'The record’s unique id.' }),
+        name: Type.String({ description: 'Its name as shown to people.' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The seasoning of the cut, or null.' },
+  ),
 });
 
 /** The fields every view of a product begins with (spec 2.5); `productView` fills them from a row. */
@@ -73,22 +88,22 @@ export function productView(p: ProductRow) {
 /** Spec 2.5. */
 export const RecordProduct = Type.Object({
   ...productViewFields,
-  stock: Type.Number(),
-  externalCode: Type.String(),
-  ean: Type.String(),
-  sku: Type.String(),
-  media: Type.Array(Type.String()),
-  cuts: Type.Optional(Type.Array(CutView)),
+  stock: Type.Number({ description: 'Units or kilograms in stock.' }),
+  externalCode: Type.String({ description: 'The POS’s code (e.g. the scale code); not used to find records.' }),
+  ean: Type.String({ description: 'The barcode (informational).' }),
+  sku: Type.String({ description: 'The stock keeping unit.' }),
+  media: Type.Array(Type.String(), { description: 'Image URLs.' }),
+  cuts: Type.Optional(Type.Array(CutView, { description: 'The cuts the butcher offers for this product.' })),
 });
 
 /** Spec 2.3. */
 export const MerchantRecordSchema = Type.Object({
-  lastUpdate: DateTime(),
-  TTL: Type.Integer(),
-  id: Uuid(),
+  lastUpdate: DateTime({ description: 'When the catalog last changed.' }),
+  TTL: Type.Integer({ description: 'Seconds the record may be cached.' }),
+  id: Uuid({ description: 'The record’s unique id.' }),
   status: Status,
-  categories: Type.Array(RecordCategory),
-  products: Type.Array(RecordProduct),
+  categories: Type.Array(RecordCategory, { description: 'The merchant’s categories, in display order.' }),
+  products: Type.Array(RecordProduct, { description: 'The merchant’s products.' }),
 });
 
 /** What a finished sync did to one kind of object (D17): matched objects are updated or unchanged. */
@@ -130,17 +145,25 @@ const SyncDetails = Type.Object(
  * beyond MERCHANT, ITEM and ITEM_OFFER.
  */
 export const SyncView = Type.Object({
-  id: Uuid(),
-  source: Type.Enum(['UPLOAD', 'PULL', 'NOTIFY']),
-  format: Type.Enum(['cleaver', 'opendelivery']),
+  id: Uuid({ description: 'The record’s unique id.' }),
+  source: Type.Enum(['UPLOAD', 'PULL', 'NOTIFY'], {
+    description:
+      'UPLOAD (PUT /v1/merchantUpdate), PULL (the platform fetched it) or NOTIFY (an Open Delivery notification).',
+  }),
+  format: Type.Enum(['cleaver', 'opendelivery'], { description: 'The dialect of the body: cleaver or opendelivery.' }),
   entityType: Type.Union([Type.Enum([...OD_ENTITY_TYPES]), Type.Null()], {
     description: 'The entityType of the body, or null for a pull.',
   }),
   status: Type.Enum(['PROCESSING', 'SUCCESS', 'FAIL'], { description: 'PROCESSING, SUCCESS or FAIL.' }),
-  moreInfo: Type.Union([Type.String(), Type.Null()]),
-  details: Type.Union([SyncDetails, Type.Null()]),
+  moreInfo: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'In words: per kind, how many objects were created, updated (a value really changed), unchanged and removed; what was dropped and why (null when there is nothing to add).',
+  }),
+  details: Type.Union([SyncDetails, Type.Null()], {
+    description: 'Structured details: what was dropped and why, counts.',
+  }),
   attempts: Type.Integer({ description: 'How many times processing was started.' }),
-  receivedAt: DateTime(),
-  startedAt: Type.Union([DateTime(), Type.Null()]),
-  finishedAt: Type.Union([DateTime(), Type.Null()]),
+  receivedAt: DateTime({ description: 'When it was received.' }),
+  startedAt: Type.Union([DateTime(), Type.Null()], { description: 'When processing started, or null.' }),
+  finishedAt: Type.Union([DateTime(), Type.Null()], { description: 'When processing ended, or null.' }),
 });

@@ -101,9 +101,16 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
         'merchant’s.',
       schema: {
         tags: ['events'],
-        body: Type.Array(Type.Object({ id: Uuid(), orderId: Uuid(), eventType: OrderEventTypeEnum }), {
-          maxItems: ACK_LIMIT,
-        }),
+        body: Type.Array(
+          Type.Object({
+            id: Uuid({ description: 'The record’s unique id.' }),
+            orderId: Uuid({ description: 'The order.' }),
+            eventType: OrderEventTypeEnum,
+          }),
+          {
+            maxItems: ACK_LIMIT,
+          },
+        ),
         response: { 202: Type.Null(), ...errorResponses(400, 401, 404, 413, 415, 429) },
       },
       // Spec 4.13 rule 2, D4: elements are acknowledged one by one, and a failing element leaves

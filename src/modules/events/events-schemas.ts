@@ -8,19 +8,22 @@ import { OrderEventTypeEnum } from './event-contract.js';
  */
 export const EventMetadata = Type.Object({
   clientId: Type.Optional(Type.String()),
-  reason: Type.Optional(Type.String()),
+  reason: Type.Optional(Type.String({ description: 'Why, in words.' })),
   code: Type.Optional(Type.String()),
   mode: Type.Optional(Type.String()),
-  pickupArea: Type.Optional(Type.String()),
+  pickupArea: Type.Optional(Type.String({ description: 'The pickup area assigned (TAKEOUT with PICKUP_AREA).' })),
 });
 
 /** D2: one event as polling returns it and as its webhook carries it (D10). */
 export const EventRecordSchema = Type.Object({
-  eventId: Uuid(),
+  eventId: Uuid({
+    description:
+      'What to acknowledge: for a cleaver key the event type’s id, for an opendelivery key this occurrence’s id.',
+  }),
   eventType: OrderEventTypeEnum,
-  orderId: Uuid(),
-  orderURL: Type.String(),
-  createdAt: DateTime(),
-  sourceAppId: Uuid(),
+  orderId: Uuid({ description: 'The order.' }),
+  orderURL: Type.String({ description: 'Where to read the order: GET /v1/orders/{orderId}.' }),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
+  sourceAppId: Uuid({ description: 'The marketplace application that raised it (also the X-App-Id header).' }),
   metadata: Type.Optional(EventMetadata),
 });

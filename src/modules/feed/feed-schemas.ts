@@ -117,10 +117,10 @@ export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
 export const FeedItem = Type.Object({
   id: Uuid({ description: 'Unique per item: the Nats-Msg-Id of its NATS message' }),
   cursor: Type.String({ description: "The item's place in the feed; pass it as `after` to read on" }),
-  kind: Type.Enum(FEED_KINDS),
+  kind: Type.Enum(FEED_KINDS, { description: 'What kind of entry.' }),
   type: Type.String({ description: 'The event type or change, per kind (D36)' }),
-  merchantId: Uuid(),
-  orderId: Type.Optional(Uuid()),
+  merchantId: Uuid({ description: 'The merchant (the client_id of its integration keys).' }),
+  orderId: Type.Optional(Uuid({ description: 'The order.' })),
   occurredAt: DateTime({ description: 'When the change happened (the time of its transaction)' }),
   data: Type.Record(Type.String(), Type.Unknown(), {
     description: 'What the platform acts on, per kind and type (D36; /asyncapi.json has each shape)',
@@ -191,7 +191,7 @@ const PAGE_EXAMPLE = {
 
 export const FeedPage = Type.Object(
   {
-    items: Type.Array(FeedItem),
+    items: Type.Array(FeedItem, { description: 'The ordered products.' }),
     next: Type.String({ description: 'The cursor to pass as `after` next time (the same when nothing came)' }),
   },
   { examples: [PAGE_EXAMPLE] },

@@ -10,21 +10,21 @@ export const StartBody = Type.Object(
 );
 
 export const CriterionView = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
+  id: Type.String({ description: 'The record’s unique id.' }),
+  title: Type.String({ description: 'What went wrong, naming the field.' }),
   rule: Type.String({ description: 'The spec section or decision the criterion comes from' }),
   required: Type.Boolean(),
-  result: Type.Enum(['pass', 'fail', 'not_observed', 'pending']),
+  result: Type.Enum(['pass', 'fail', 'not_observed', 'pending'], { description: 'How it ended.' }),
   evidence: Type.Array(Type.String(), { description: 'The requests and answers seen, with times from the start' }),
 });
 
 export const RunView = Type.Object({
-  id: Uuid(),
-  keyId: Uuid(),
-  merchantId: Uuid(),
-  status: Type.Enum(['RUNNING', 'PASSED', 'FAILED', 'CANCELLED']),
-  startedAt: DateTime(),
-  finishedAt: Type.Optional(DateTime()),
+  id: Uuid({ description: 'The record’s unique id.' }),
+  keyId: Uuid({ description: 'The integration key.' }),
+  merchantId: Uuid({ description: 'The merchant (the client_id of its integration keys).' }),
+  status: Type.Enum(['RUNNING', 'PASSED', 'FAILED', 'CANCELLED'], { description: 'Its current status.' }),
+  startedAt: DateTime({ description: 'When processing started, or null.' }),
+  finishedAt: Type.Optional(DateTime({ description: 'When processing ended, or null.' })),
   timings: Type.Object(Object.fromEntries(Object.keys(DEFAULT_TIMINGS).map((n) => [n, Type.Integer()])), {
     description: 'The timings of the run (ms): defaults, environment, then the start body',
   }) as unknown as ReturnType<typeof Type.Unsafe<Timings>>,
@@ -36,19 +36,23 @@ export const RunView = Type.Object({
   ),
   orders: Type.Array(
     Type.Object({
-      orderId: Uuid(),
-      scenario: Type.String(),
+      orderId: Uuid({ description: 'The order.' }),
+      scenario: Type.String({ description: 'The scenario’s name (GET /v1/sandbox/scenarios lists them).' }),
       deliveryCode: Type.String({ description: 'What the customer tells the courier (validateCode, spec 4.11)' }),
     }),
+    { description: 'Orders.' },
   ),
-  criteria: Type.Array(CriterionView),
+  criteria: Type.Array(CriterionView, {
+    description:
+      'The graded criteria, each with the rule it comes from, its result (pass, fail, not_observed, pending) and the evidence.',
+  }),
   signature: Type.Optional(
     Type.String({ description: 'Ed25519 (base64) over the canonical JSON of the report without signature' }),
   ),
 });
 
 export const SigningKeyView = Type.Object({
-  algorithm: Type.Literal('Ed25519'),
+  algorithm: Type.Literal('Ed25519', { description: 'The signature algorithm: Ed25519.' }),
   publicKey: Type.String({ description: 'SPKI PEM' }),
 });
 

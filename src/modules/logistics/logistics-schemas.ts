@@ -13,71 +13,102 @@ const Opt = Type.Optional;
 
 export const DeliveryUpdateBody = Type.Object({
   deliveryId: Uuid(),
-  orderId: Uuid(),
+  orderId: Uuid({ description: 'The order.' }),
   orderDisplayId: Name(100),
-  merchant: Type.Object({ id: Uuid(), name: Name() }),
+  merchant: Type.Object({ id: Uuid({ description: 'The record’s unique id.' }), name: Name() }),
   event: Type.Object({
     // Spec 3.1: DELIVERY_ONGOING and DELIVERY_FINISHED move the order; any other type
     // (PENDING, ACCEPTED, REJECTED, PICKUP_ONGOING, …) is recorded for tracking only.
     type: Name(64),
     message: Text(),
-    datetime: DateTime(),
-    rejectionInfo: Type.Optional(Type.Object({ reason: Name(100) })),
+    datetime: DateTime({ description: 'When it happened.' }),
+    rejectionInfo: Type.Optional(
+      Type.Object({ reason: Name(100) }, { description: 'Why the delivery was rejected, if it was.' }),
+    ),
   }),
   customerName: Name(),
   vehicle: Type.Optional(
-    Type.Object({
-      type: Opt(Text(100)),
-      container: Opt(Text(100)),
-      containerSize: Opt(Text(100)),
-      instruction: Opt(Text()),
-    }),
+    Type.Object(
+      {
+        type: Opt(Text(100)),
+        container: Opt(Text(100)),
+        containerSize: Opt(Text(100)),
+        instruction: Opt(Text()),
+      },
+      { description: 'The courier’s vehicle.' },
+    ),
   ),
   deliveryPrice: Type.Optional(
-    Type.Object({
-      price: Opt(
-        Type.Object({ value: Type.Number({ minimum: 0 }), currency: Type.String({ minLength: 3, maxLength: 3 }) }),
-      ),
-      pricingList: Opt(Text(100)),
-      additionalPricePercentual: Opt(Type.Number()),
-    }),
+    Type.Object(
+      {
+        price: Opt(
+          Type.Object({
+            value: Type.Number({ description: 'The amount.', minimum: 0 }),
+            currency: Type.String({ description: 'The currency: BRL.', minLength: 3, maxLength: 3 }),
+          }),
+        ),
+        pricingList: Opt(Text(100)),
+        additionalPricePercentual: Opt(Type.Number()),
+      },
+      { description: 'What the delivery costs.' },
+    ),
   ),
   eta: Type.Optional(
-    Type.Object({
-      pickupEtaInMinutes: Opt(Type.Integer({ minimum: 0 })),
-      pickupEtaDatetime: Opt(DateTime()),
-      deliveryEtaInMinutes: Opt(Type.Integer({ minimum: 0 })),
-      deliveryEtaDatetime: Opt(DateTime()),
-      maxDeliveryTime: Opt(DateTime()),
-    }),
+    Type.Object(
+      {
+        pickupEtaInMinutes: Opt(Type.Integer({ minimum: 0 })),
+        pickupEtaDatetime: Opt(DateTime()),
+        deliveryEtaInMinutes: Opt(Type.Integer({ minimum: 0 })),
+        deliveryEtaDatetime: Opt(DateTime()),
+        maxDeliveryTime: Opt(DateTime()),
+      },
+      { description: 'Expected times.' },
+    ),
   ),
   deliveryPerson: Type.Optional(
-    Type.Object({
-      id: Opt(Uuid()),
-      name: Opt(Text(200)),
-      pictureURL: Opt(Type.String({ format: 'uri', maxLength: 2000 })),
-      phone: Opt(Text(50)),
-    }),
+    Type.Object(
+      {
+        id: Opt(Uuid()),
+        name: Opt(Text(200)),
+        pictureURL: Opt(Type.String({ format: 'uri', maxLength: 2000 })),
+        phone: Opt(Text(50)),
+      },
+      { description: 'The courier.' },
+    ),
   ),
   geoLocalization: Type.Optional(
-    Type.Object({
-      latitude: Type.Number({ minimum: -90, maximum: 90 }),
-      longitude: Type.Number({ minimum: -180, maximum: 180 }),
-      lastAddress: Type.Optional(Type.Object({})),
-    }),
+    Type.Object(
+      {
+        latitude: Type.Number({ description: 'Latitude in degrees.', minimum: -90, maximum: 90 }),
+        longitude: Type.Number({ description: 'Longitude in degrees.', minimum: -180, maximum: 180 }),
+        lastAddress: Type.Optional(Type.Object({}, { description: 'The courier’s last known address.' })),
+      },
+      { description: 'Where the courier is.' },
+    ),
   ),
-  externalTrackingURL: Type.Optional(Type.String({ format: 'uri', maxLength: 2000 })),
+  externalTrackingURL: Type.Optional(
+    Type.String({ description: 'A page where the customer follows the delivery.', format: 'uri', maxLength: 2000 }),
+  ),
   // Other orders of the same merchant on the same route (same deliveryId).
-  combinedOrdersIds: Type.Optional(Type.Array(Uuid(), { maxItems: 100 })),
+  combinedOrdersIds: Type.Optional(
+    Type.Array(Uuid(), { description: 'The orders delivered together.', maxItems: 100 }),
+  ),
 });
 
 export const ConfirmationCodeBody = Type.Object({
-  orderId: Uuid(),
+  orderId: Uuid({ description: 'The order.' }),
   // Sent exactly as the customer gives it (spec 4.15): any mismatch is `Invalid code provided`.
-  deliveryCode: Type.String(),
+  deliveryCode: Type.String({
+    description: 'The code the customer gives at the door; check it with validateCode before handing over.',
+  }),
 });
 
-export const ConfirmationCodeAnswer = Type.Object({ orderId: Uuid(), deliveryCode: Type.String() });
+export const ConfirmationCodeAnswer = Type.Object({
+  orderId: Uuid({ description: 'The order.' }),
+  deliveryCode: Type.String({
+    description: 'The code the customer gives at the door; check it with validateCode before handing over.',
+  }),
+});
 
 /** Spec 5.2, for the OpenAPI document; the plugin checks them before anything else runs. */
 export const LogisticsHeaders = Type.Object({
@@ -90,15 +121,15 @@ export const LogisticsHeaders = Type.Object({
 
 /** An update as the operator's order timeline shows it (operator-api.md#orders). */
 export const LogisticsUpdateView = Type.Object({
-  requestId: Uuid(),
-  appId: Uuid(),
+  requestId: Uuid({ description: 'The id of the request that carried the update (for support).' }),
+  appId: Uuid({ description: 'The logistics partner app.' }),
   deliveryId: Uuid(),
-  eventType: Type.String(),
-  receivedAt: DateTime(),
-  combined: Type.Boolean(),
-  statusBefore: Type.String(),
-  statusAfter: Type.String(),
-  raisedEvent: Type.Union([Type.String(), Type.Null()]),
-  note: Type.Union([Type.String(), Type.Null()]),
+  eventType: Type.String({ description: 'The event type (see the event catalog).' }),
+  receivedAt: DateTime({ description: 'When it was received.' }),
+  combined: Type.Boolean({ description: 'Whether several orders go in one delivery.' }),
+  statusBefore: Type.String({ description: 'The order’s status before the update.' }),
+  statusAfter: Type.String({ description: 'The order’s status after it.' }),
+  raisedEvent: Type.Union([Type.String(), Type.Null()], { description: 'The event the update raised, or null.' }),
+  note: Type.Union([Type.String(), Type.Null()], { description: 'What was done with the update.' }),
   body: DeliveryUpdateBody,
 });

@@ -7,19 +7,51 @@ import { OdMerchantApiInfo, OdMerchantAvailability } from '../opendelivery/index
 import { type MerchantsService, merchantNotFound } from './merchants-service.js';
 
 export const IntegrationConfigSchema = Type.Object({
-  getMerchantURL: Type.Union([Type.Object({ baseURL: Type.String(), apiKey: Type.String() }), Type.Null()]),
-  ordersWebhookURL: Type.Union([Type.String(), Type.Null()]),
+  getMerchantURL: Type.Union(
+    [
+      Type.Object({
+        baseURL: Type.String({
+          description: 'Base URL of the POS catalog endpoint; the platform calls GET {baseURL}/v1/merchant.',
+        }),
+        apiKey: Type.String({
+          description: 'The key sent as X-API-KEY on catalog pulls; write-only, never shown back.',
+        }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'The POS endpoint the platform reads the catalog from (catalog pull), or null.' },
+  ),
+  ordersWebhookURL: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'Base URL of the POS’s webhook receiver; webhooks are POSTed to it with /v1/orderUpdate appended (/v1/newEvent for an opendelivery key). No query, fragment or trailing slash; a path prefix only for an opendelivery key (https://pos.example.com/od → https://pos.example.com/od/v1/newEvent). https only in production. Null when never registered.',
+  }),
 });
 
 const OnboardingBody = Type.Object({
-  ordersWebhookURL: Type.String({ minLength: 1, maxLength: 2048 }),
+  ordersWebhookURL: Type.String({
+    description:
+      'Base URL of the POS’s webhook receiver; webhooks are POSTed to it with /v1/orderUpdate appended (/v1/newEvent for an opendelivery key). No query, fragment or trailing slash; a path prefix only for an opendelivery key (https://pos.example.com/od → https://pos.example.com/od/v1/newEvent). https only in production. Null when never registered.',
+    minLength: 1,
+    maxLength: 2048,
+  }),
   getMerchantURL: Type.Optional(
-    Type.Object({
-      baseURL: Type.String({ minLength: 1, maxLength: 2048 }),
-      apiKey: Type.String({ minLength: 1, maxLength: 1024 }),
-    }),
+    Type.Object(
+      {
+        baseURL: Type.String({
+          description: 'Base URL of the POS catalog endpoint; the platform calls GET {baseURL}/v1/merchant.',
+          minLength: 1,
+          maxLength: 2048,
+        }),
+        apiKey: Type.String({
+          description: 'The key sent as X-API-KEY on catalog pulls; write-only, never shown back.',
+          minLength: 1,
+          maxLength: 1024,
+        }),
+      },
+      { description: 'The POS endpoint the platform reads the catalog from (catalog pull), or null.' },
+    ),
   ),
-  merchantId: Type.Optional(Uuid()),
+  merchantId: Type.Optional(Uuid({ description: 'The merchant (the client_id of its integration keys).' })),
 });
 
 export const onboardingRoutes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService }> = async (

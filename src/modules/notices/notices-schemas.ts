@@ -3,16 +3,18 @@ import { DateTime, Uuid } from '../../lib/schemas.js';
 
 export const Notice = Type.Object({
   id: Type.String({ description: 'Increasing; also the list cursor' }),
-  at: DateTime(),
+  at: DateTime({ description: 'When it happened.' }),
   kind: Type.String({ description: 'e.g. webhook.failing, webhook.recovered, webhook.disabled' }),
-  merchantId: Type.Union([Uuid(), Type.Null()]),
+  merchantId: Type.Union([Uuid(), Type.Null()], {
+    description: 'The merchant (the client_id of its integration keys).',
+  }),
   message: Type.String({ description: 'One line for a person' }),
   detail: Type.Object(
     {
-      url: Type.Optional(Type.String()),
-      error: Type.Optional(Type.String()),
-      failingSince: Type.Optional(DateTime()),
-      reason: Type.Optional(Type.String()),
+      url: Type.Optional(Type.String({ description: 'The URL.' })),
+      error: Type.Optional(Type.String({ description: 'The last error of the endpoint.' })),
+      failingSince: Type.Optional(DateTime({ description: 'Since when every attempt failed, or null.' })),
+      reason: Type.Optional(Type.String({ description: 'Why, in words.' })),
     },
     { description: 'What the notice is about' },
   ),

@@ -11,9 +11,13 @@ export const OdError = Type.Object({
 
 /** 422 of requestCancellation: the outcome of an earlier request, once it has one. */
 export const OdCancellationError = Type.Object({
-  title: Type.String(),
-  status: Type.Integer(),
-  cancellationStatus: Type.Optional(Type.Enum(['CANCELLED', 'CANCELLATION_REQUEST_DENIED'])),
+  title: Type.String({ description: 'What went wrong, naming the field.' }),
+  status: Type.Integer({ description: 'Its current status.' }),
+  cancellationStatus: Type.Optional(
+    Type.Enum(['CANCELLED', 'CANCELLATION_REQUEST_DENIED'], {
+      description: 'Open Delivery: how an earlier request ended (cancelled, or denied by the platform).',
+    }),
+  ),
 });
 
 export const OD_PROBLEM_CONTENT_TYPE = 'application/problem+json';
@@ -29,20 +33,31 @@ const VERSIONS = ['1.0.0', '1.0.1', '1.1.0', '1.1.1', '1.2.0', '1.2.1', '1.3.0',
 
 /** `GET /v1/versions/orderingApp`: what the ordering application (the platform) implements. */
 export const OdVersionOrderingApp = Type.Object({
-  merchant: Type.Optional(Type.Object({ version: Type.Optional(Type.Enum(VERSIONS)) })),
+  merchant: Type.Optional(
+    Type.Object({ version: Type.Optional(Type.Enum(VERSIONS, { description: 'A version string.' })) }),
+  ),
   order: Type.Optional(
     Type.Object({
-      version: Type.Optional(Type.Enum(VERSIONS)),
-      availableEventsMethods: Type.Optional(Type.Array(Type.Enum(['POLLING', 'WEBHOOK']))),
+      version: Type.Optional(Type.Enum(VERSIONS, { description: 'A version string.' })),
+      availableEventsMethods: Type.Optional(
+        Type.Array(Type.Enum(['POLLING', 'WEBHOOK']), {
+          description: 'Which optional actions the platform accepts for this order.',
+        }),
+      ),
     }),
   ),
 });
 
 /** `GET /v1/merchantStatus`: moreInfo only when there is something to say. */
 export const OdMerchantStatus = Type.Object({
-  lastRead: Type.String({ format: 'date-time' }),
+  lastRead: Type.String({ description: 'When the platform last read this status.', format: 'date-time' }),
   status: Type.Enum(['SUCCESS', 'PROCESSING', 'FAIL']),
-  moreInfo: Type.Optional(Type.String()),
+  moreInfo: Type.Optional(
+    Type.String({
+      description:
+        'In words: per kind, how many objects were created, updated (a value really changed), unchanged and removed; what was dropped and why (null when there is nothing to add).',
+    }),
+  ),
 });
 
 /**
@@ -69,8 +84,27 @@ export const OdMerchantAvailability = Type.Object({
 /** `PUT /v1/merchantOnboarding` body and its 201 answer (MerchantAPIInfo). */
 export const OdMerchantApiInfo = Type.Object({
   getMerchantURL: Type.Optional(
-    Type.Object({ baseURL: Type.String({ format: 'uri' }), apiKey: Type.Optional(Type.String()) }),
+    Type.Object(
+      {
+        baseURL: Type.String({
+          description: 'Base URL of the POS catalog endpoint; the platform calls GET {baseURL}/v1/merchant.',
+          format: 'uri',
+        }),
+        apiKey: Type.Optional(
+          Type.String({ description: 'The key sent as X-API-KEY on catalog pulls; write-only, never shown back.' }),
+        ),
+      },
+      { description: 'The POS endpoint the platform reads the catalog from (catalog pull), or null.' },
+    ),
   ),
-  ordersWebhookURL: Type.Optional(Type.String({ format: 'uri' })),
-  orderingAppMerchantId: Type.Optional(Type.String()),
+  ordersWebhookURL: Type.Optional(
+    Type.String({
+      description:
+        'Base URL of the POS’s webhook receiver; webhooks are POSTed to it with /v1/orderUpdate appended (/v1/newEvent for an opendelivery key). No query, fragment or trailing slash; a path prefix only for an opendelivery key (https://pos.example.com/od → https://pos.example.com/od/v1/newEvent). https only in production. Null when never registered.',
+      format: 'uri',
+    }),
+  ),
+  orderingAppMerchantId: Type.Optional(
+    Type.String({ description: 'Open Delivery: the merchant’s id at the ordering application (this service).' }),
+  ),
 });

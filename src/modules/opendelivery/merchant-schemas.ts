@@ -264,8 +264,18 @@ export const OD_ENTITY_SCHEMAS = {
  */
 export const OdMerchantUpdate = Type.Object({
   merchantStatus: Type.Optional(Availability),
-  entityType: Type.Optional(Type.Enum([...OD_ENTITY_TYPES])),
-  updatedObjects: Type.Optional(Type.Array(Type.Unknown(), { maxItems: 200_000 })),
+  entityType: Type.Optional(
+    Type.Enum([...OD_ENTITY_TYPES], {
+      description:
+        'What updatedObjects holds: MERCHANT (the whole store, nested), ITEM (existing products, flat) or ITEM_OFFER (prices and availability, flat); never mixed.',
+    }),
+  ),
+  updatedObjects: Type.Optional(
+    Type.Array(Type.Unknown(), {
+      description: 'The objects of the entityType (see the body variants).',
+      maxItems: 200_000,
+    }),
+  ),
 });
 
 export type OdMerchant = Static<typeof OdMerchant>;

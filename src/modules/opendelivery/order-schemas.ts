@@ -12,7 +12,7 @@ const Opt = Type.Optional;
 
 export const OdOrderPrice = Type.Object({
   value: Type.Number({ description: 'At most 4 decimal places' }),
-  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  currency: Type.String({ description: 'The currency: BRL.', pattern: '^[A-Z]{3}$' }),
 });
 
 const OdUnit = Type.Enum(['UN', 'KG', 'L', 'OZ', 'LB', 'GAL']);
@@ -20,11 +20,11 @@ const OdUnit = Type.Enum(['UN', 'KG', 'L', 'OZ', 'LB', 'GAL']);
 export const OdOrderOption = Type.Object({
   index: Opt(Type.Integer()),
   id: Uuid(),
-  name: Type.String(),
+  name: Type.String({ description: 'Its name as shown to people.' }),
   externalCode: Type.String(),
   unit: OdUnit,
   ean: Opt(Type.String()),
-  quantity: Type.Number(),
+  quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
   unitPrice: OdOrderPrice,
   originalPrice: Opt(OdOrderPrice),
   subtotalPrice: Opt(OdOrderPrice),
@@ -35,11 +35,11 @@ export const OdOrderOption = Type.Object({
 export const OdOrderItem = Type.Object({
   id: Type.String({ format: 'uuid', description: 'The internal product uuid (D28)' }),
   index: Opt(Type.Integer()),
-  name: Type.String(),
+  name: Type.String({ description: 'Its name as shown to people.' }),
   externalCode: Type.String({ description: 'The POS code of the product (D28)' }),
   unit: OdUnit,
   ean: Opt(Type.String()),
-  quantity: Type.Number(),
+  quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
   orderedQuantity: Opt(
     Type.Number({ description: 'Not in Open Delivery (D38): once the line is weighed, the quantity ordered' }),
   ),
@@ -71,8 +71,8 @@ export const OD_PAYMENT_METHODS = [
 export const OdPaymentMethodEnum = Type.Enum(OD_PAYMENT_METHODS);
 
 const OdPaymentMethod = Type.Object({
-  value: Type.Number(),
-  currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  value: Type.Number({ description: 'The amount.' }),
+  currency: Type.String({ description: 'The currency: BRL.', pattern: '^[A-Z]{3}$' }),
   type: Type.Enum(['PREPAID', 'PENDING']),
   method: OdPaymentMethodEnum,
   brand: Opt(Type.String()),
@@ -85,38 +85,50 @@ export const OdDeliveryAddress = Type.Object({
   ...odStreetAddress,
   complement: Opt(Type.String()),
   reference: Opt(Type.String()),
-  formattedAddress: Type.String(),
-  postalCode: Type.String(),
-  coordinates: Type.Object({
-    latitude: Type.Number({ minimum: -90, maximum: 90 }),
-    longitude: Type.Number({ minimum: -180, maximum: 180 }),
-  }),
+  formattedAddress: Type.String({ description: 'The whole address on one line.' }),
+  postalCode: Type.String({ description: 'CEP.' }),
+  coordinates: Type.Object(
+    {
+      latitude: Type.Number({ description: 'Latitude in degrees.', minimum: -90, maximum: 90 }),
+      longitude: Type.Number({ description: 'Longitude in degrees.', minimum: -180, maximum: 180 }),
+    },
+    { description: 'Where the address is.' },
+  ),
 });
 
 export const OdOrder = Type.Object(
   {
     id: Uuid(),
     type: Type.Enum(['DELIVERY', 'TAKEOUT', 'INDOOR']),
-    displayId: Type.String(),
+    displayId: Type.String({ description: 'The short number people use for the order (4 digits).' }),
     sourceAppId: Opt(Uuid()),
     salesChannel: Opt(Type.String()),
     virtualBrand: Opt(Type.String()),
     category: Opt(Type.Enum(['FOOD', 'GROCERY', 'DRUGSTORE', 'PETSTORE'])),
     createdAt: DateTime(),
     lastEvent: Opt(OdEventTypeEnum),
-    orderTiming: Type.Enum(['INSTANT', 'SCHEDULED', 'ONDEMAND']),
-    preparationStartDateTime: DateTime(),
-    merchant: Type.Object({
-      id: Type.String({ minLength: 36, maxLength: 100 }),
-      name: Type.String({ maxLength: 500 }),
+    orderTiming: Type.Enum(['INSTANT', 'SCHEDULED', 'ONDEMAND'], {
+      description: 'INSTANT (prepare now) or SCHEDULED (see schedule).',
     }),
-    items: Type.Array(OdOrderItem),
+    preparationStartDateTime: DateTime(),
+    merchant: Type.Object(
+      {
+        id: Type.String({ description: 'The record’s unique id.', minLength: 36, maxLength: 100 }),
+        name: Type.String({ description: 'The merchant’s name.', maxLength: 500 }),
+      },
+      { description: 'The merchant the order is for.' },
+    ),
+    items: Type.Array(OdOrderItem, { description: 'The ordered products.' }),
     otherFees: Opt(
       Type.Array(
         Type.Object({
-          name: Type.String(),
-          type: Type.Enum(['DELIVERY_FEE', 'SERVICE_FEE', 'TIP', 'MIN_ORDER_FEE']),
-          receivedBy: Type.Enum(['MARKETPLACE', 'MERCHANT', 'LOGISTIC_SERVICES']),
+          name: Type.String({ description: 'Its name as shown to people.' }),
+          type: Type.Enum(['DELIVERY_FEE', 'SERVICE_FEE', 'TIP', 'MIN_ORDER_FEE'], {
+            description: 'What the fee is (e.g. SERVICE_FEE, TIP).',
+          }),
+          receivedBy: Type.Enum(['MARKETPLACE', 'MERCHANT', 'LOGISTIC_SERVICES'], {
+            description: 'Who receives the fee (MERCHANT, MARKETPLACE, LOGISTIC_SERVICES).',
+          }),
           receiverDocument: Opt(Type.String()),
           price: OdOrderPrice,
           observation: Opt(Type.String()),
@@ -127,25 +139,38 @@ export const OdOrder = Type.Object(
       Type.Array(
         Type.Object({
           amount: OdOrderPrice,
-          target: Type.Enum(['CART', 'DELIVERY_FEE', 'ITEM']),
+          target: Type.Enum(['CART', 'DELIVERY_FEE', 'ITEM'], {
+            description: 'What the discount applies to (CART, DELIVERY_FEE, ITEM).',
+          }),
           targetId: Opt(Type.String()),
           sponsorshipValues: Type.Array(
             Type.Object({
-              name: Type.Enum(['MARKETPLACE', 'MERCHANT', 'CHAIN']),
+              name: Type.Enum(['MARKETPLACE', 'MERCHANT', 'CHAIN'], { description: 'Its name as shown to people.' }),
               amount: OdOrderPrice,
               discountCode: Opt(Type.String()),
             }),
+            { description: 'Who pays how much of the discount.' },
           ),
         }),
       ),
     ),
-    total: Type.Object({
-      itemsPrice: OdOrderPrice,
-      otherFees: OdOrderPrice,
-      discount: OdOrderPrice,
-      orderAmount: OdOrderPrice,
-    }),
-    payments: Type.Object({ prepaid: Type.Number(), pending: Type.Number(), methods: Type.Array(OdPaymentMethod) }),
+    total: Type.Object(
+      {
+        itemsPrice: OdOrderPrice,
+        otherFees: OdOrderPrice,
+        discount: OdOrderPrice,
+        orderAmount: OdOrderPrice,
+      },
+      { description: 'The order’s totals.' },
+    ),
+    payments: Type.Object(
+      {
+        prepaid: Type.Number({ description: 'Amount already paid online.' }),
+        pending: Type.Number({ description: 'Amount to be collected on delivery.' }),
+        methods: Type.Array(OdPaymentMethod, { description: 'The payment methods used.' }),
+      },
+      { description: 'How the order is paid.' },
+    ),
     weighingAdjustment: Opt(
       Type.Object(OdOrderPrice.properties, {
         description: 'Not in Open Delivery (D38): once weighed, what the platform settles of a prepaid order',
@@ -155,25 +180,37 @@ export const OdOrder = Type.Object(
     customer: Opt(
       Type.Object({
         id: Uuid(),
-        name: Type.String(),
+        name: Type.String({ description: 'The customer’s name.' }),
         documentNumber: Opt(Type.String()),
-        phone: Type.Object({ number: Type.String(), extension: Opt(Type.String()) }),
+        phone: Type.Object(
+          { number: Type.String({ description: 'The phone number.' }), extension: Opt(Type.String()) },
+          { description: 'A phone number.' },
+        ),
         email: Opt(Type.String()),
-        ordersCountOnMerchant: Type.Number(),
+        ordersCountOnMerchant: Type.Number({ description: 'How many orders the customer placed at this merchant.' }),
       }),
     ),
     schedule: Opt(Type.Object({ scheduledDateTimeStart: DateTime(), scheduledDateTimeEnd: DateTime() })),
     orderPriority: Opt(Type.Enum(['PRIORITY1', 'PRIORITY2', 'PRIORITY3', 'PRIORITY4', 'PRIORITY5'])),
     delivery: Opt(
       Type.Object({
-        deliveredBy: Type.Enum(['MERCHANT', 'MARKETPLACE']),
+        deliveredBy: Type.Enum(['MERCHANT', 'MARKETPLACE'], {
+          description: 'Who delivers: MERCHANT (the store’s courier) or MARKETPLACE (a logistics partner).',
+        }),
         deliveryAddress: OdDeliveryAddress,
         estimatedDeliveryDateTime: DateTime(),
         deliveryDateTime: Opt(DateTime()),
         pickupCode: Opt(Type.String()),
       }),
     ),
-    takeout: Opt(Type.Object({ mode: Type.Enum(['DEFAULT', 'PICKUP_AREA']), takeoutDateTime: DateTime() })),
+    takeout: Opt(
+      Type.Object({
+        mode: Type.Enum(['DEFAULT', 'PICKUP_AREA'], {
+          description: 'DEFAULT or PICKUP_AREA (a pickup area is assigned later).',
+        }),
+        takeoutDateTime: DateTime(),
+      }),
+    ),
     sendPreparing: Opt(Type.Boolean()),
     sendDelivered: Opt(Type.Boolean()),
     sendPickedUp: Opt(Type.Boolean()),

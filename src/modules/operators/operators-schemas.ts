@@ -5,69 +5,76 @@ import { DateTime, Uuid } from '../../lib/schemas.js';
 import { RoleSchema } from './roles.js';
 
 export const OperatorView = Type.Object({
-  id: Uuid(),
-  email: Type.String(),
-  name: Type.String(),
+  id: Uuid({ description: 'The record’s unique id.' }),
+  email: Type.String({ description: 'An email address.' }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
   role: RoleSchema,
-  disabled: Type.Boolean(),
-  disabledAt: Type.Union([DateTime(), Type.Null()]),
-  passwordSet: Type.Boolean(),
-  totpEnabled: Type.Boolean(),
-  createdAt: DateTime(),
-  updatedAt: DateTime(),
+  disabled: Type.Boolean({ description: 'Whether the account is disabled.' }),
+  disabledAt: Type.Union([DateTime(), Type.Null()], { description: 'When it was disabled, or null.' }),
+  passwordSet: Type.Boolean({ description: 'Whether it can log in to the console with a password.' }),
+  totpEnabled: Type.Boolean({ description: 'Whether it has a one-time-code device.' }),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
+  updatedAt: DateTime({ description: 'When it last changed.' }),
 });
 
 export const CreateOperatorBody = Type.Object({
-  email: Type.String({ minLength: 3, maxLength: 320 }),
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  email: Type.String({ description: 'An email address.', minLength: 3, maxLength: 320 }),
+  name: Type.String({ description: 'Its name as shown to people.', minLength: 1, maxLength: 200 }),
   role: RoleSchema,
-  password: Type.Optional(Type.String({ maxLength: 1024 })),
+  password: Type.Optional(Type.String({ description: 'At least 12 characters.', maxLength: 1024 })),
 });
 
 export const UpdateOperatorBody = Type.Object({
   role: Type.Optional(RoleSchema),
-  disabled: Type.Optional(Type.Boolean()),
+  disabled: Type.Optional(Type.Boolean({ description: 'Whether the account is disabled.' })),
 });
 
-export const SetPasswordBody = Type.Object({ password: Type.String({ maxLength: 1024 }) });
+export const SetPasswordBody = Type.Object({
+  password: Type.String({ description: 'At least 12 characters.', maxLength: 1024 }),
+});
 
 export const OperatorIdParams = Type.Object({ id: Uuid() });
 export const TokenParams = Type.Object({ id: Uuid(), tokenId: Uuid() });
 
 export const TokenView = Type.Object({
-  id: Uuid(),
-  name: Type.String(),
+  id: Uuid({ description: 'The record’s unique id.' }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
   role: RoleSchema,
-  createdAt: DateTime(),
-  expiresAt: DateTime(),
-  lastUsedAt: Type.Union([DateTime(), Type.Null()]),
-  revokedAt: Type.Union([DateTime(), Type.Null()]),
-  active: Type.Boolean(),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
+  expiresAt: DateTime({ description: 'When it stops working, or null (never).' }),
+  lastUsedAt: Type.Union([DateTime(), Type.Null()], { description: 'Last use, or null.' }),
+  revokedAt: Type.Union([DateTime(), Type.Null()], { description: 'When it was revoked, or null.' }),
+  active: Type.Boolean({ description: 'Whether it works.' }),
 });
 
 export const CreateTokenBody = Type.Object({
-  name: Type.Optional(Type.String({ maxLength: 200 })),
+  name: Type.Optional(Type.String({ description: 'Its name as shown to people.', maxLength: 200 })),
   role: Type.Optional(RoleSchema),
   expiresAt: Type.Optional(DateTime()),
 });
 
 export const CreatedToken = Type.Object({
-  id: Uuid(),
+  id: Uuid({ description: 'The record’s unique id.' }),
   token: Type.String({ description: 'Shown only in this answer; only a hash is kept' }),
   role: RoleSchema,
-  expiresAt: DateTime(),
-  name: Type.String(),
-  createdAt: DateTime(),
+  expiresAt: DateTime({ description: 'When it stops working, or null (never).' }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
 });
 
-export const RevokedAccess = Type.Object({ sessions: Type.Integer(), tokens: Type.Integer() });
+export const RevokedAccess = Type.Object({
+  sessions: Type.Integer({ description: 'Console sessions ended.' }),
+  tokens: Type.Integer({ description: 'Tokens revoked.' }),
+});
 
 export const Me = Type.Object({
-  actor: Type.String(),
-  actorType: Type.Enum(['bootstrap', 'operator', 'token']),
+  actor: Type.String({ description: 'Who did it (email, or “bootstrap token”).' }),
+  actorType: Type.Enum(['bootstrap', 'operator', 'token'], { description: 'operator or bootstrap.' }),
   role: RoleSchema,
-  operator: Type.Union([OperatorView, Type.Null()]),
-  tokenId: Type.Union([Uuid(), Type.Null()]),
+  operator: Type.Union([OperatorView, Type.Null()], {
+    description: 'The operator account, or null for the bootstrap token.',
+  }),
+  tokenId: Type.Union([Uuid(), Type.Null()], { description: 'The personal operator token used, or null.' }),
 });
 
 /** operator-api.md#lists: limit (default 100, at most 1000) and an opaque cursor. */
@@ -85,22 +92,29 @@ export const AuditQuery = Type.Object({
 });
 
 export const AuditEntry = Type.Object({
-  id: Type.String(),
-  at: DateTime(),
-  actor: Type.String(),
-  actorType: Type.Enum(['bootstrap', 'operator', 'token', 'anonymous']),
-  operatorId: Type.Union([Uuid(), Type.Null()]),
-  tokenId: Type.Union([Uuid(), Type.Null()]),
-  role: Type.Union([Type.String(), Type.Null()]),
-  channel: Type.Enum(['api', 'console']),
-  action: Type.String(),
-  target: Type.Record(Type.String(), Type.String()),
-  details: Type.Object({}, { additionalProperties: true, description: 'What changed, as structured data.' }),
-  result: Type.Object({
-    status: Type.Integer(),
-    outcome: Type.Enum(['success', 'failure']),
-    reason: Type.Union([Type.String(), Type.Null()]),
+  id: Type.String({ description: 'The record’s unique id.' }),
+  at: DateTime({ description: 'When it happened.' }),
+  actor: Type.String({ description: 'Who did it (email, or “bootstrap token”).' }),
+  actorType: Type.Enum(['bootstrap', 'operator', 'token', 'anonymous'], { description: 'operator or bootstrap.' }),
+  operatorId: Type.Union([Uuid(), Type.Null()], {
+    description: 'The operator account, or null for the bootstrap token.',
   }),
-  ip: Type.Union([Type.String(), Type.Null()]),
-  userAgent: Type.Union([Type.String(), Type.Null()]),
+  tokenId: Type.Union([Uuid(), Type.Null()], { description: 'The personal operator token used, or null.' }),
+  role: Type.Union([Type.String(), Type.Null()], {
+    description: 'viewer (read), support (act on orders), or admin (everything).',
+  }),
+  channel: Type.Enum(['api', 'console'], { description: 'api or console.' }),
+  action: Type.String({ description: 'What was done (e.g. merchant.create).' }),
+  target: Type.Record(Type.String(), Type.String(), { description: 'What it applies to.' }),
+  details: Type.Object({}, { additionalProperties: true, description: 'What changed, as structured data.' }),
+  result: Type.Object(
+    {
+      status: Type.Integer({ description: 'Its current status.' }),
+      outcome: Type.Enum(['success', 'failure'], { description: 'ok or refused.' }),
+      reason: Type.Union([Type.String(), Type.Null()], { description: 'Why, in words.' }),
+    },
+    { description: 'How it ended.' },
+  ),
+  ip: Type.Union([Type.String(), Type.Null()], { description: 'From where.' }),
+  userAgent: Type.Union([Type.String(), Type.Null()], { description: 'With what client.' }),
 });

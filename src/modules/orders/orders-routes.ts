@@ -249,7 +249,15 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
         ...common,
         querystring: Type.Object({ deliveryCode: Type.Optional(Type.String({ maxLength: 100 })) }),
         body: ValidateCodeBody,
-        response: { 200: Type.Object({ orderId: Uuid(), deliveryCode: Type.String() }), ...actionErrors },
+        response: {
+          200: Type.Object({
+            orderId: Uuid({ description: 'The order.' }),
+            deliveryCode: Type.String({
+              description: 'The code the customer gives at the door; check it with validateCode before handing over.',
+            }),
+          }),
+          ...actionErrors,
+        },
       },
       // D36: a wrong code is answered 400 and still reported to the platform feed
       // (DELIVERY_CODE_CHECKED {valid: false}).

@@ -16,7 +16,10 @@ import { ORDER_STATUSES } from './order-state.js';
 // Longer than most files on purpose: every order shape (the view, the operator's input, the
 // action bodies) in one place, since they share their parts (prices, units, addresses, codes).
 
-export const Price = Type.Object({ value: Type.Number(), currency: Type.String() });
+export const Price = Type.Object({
+  value: Type.Number({ description: 'The amount.' }),
+  currency: Type.String({ description: 'The currency: BRL.' }),
+});
 const Unit = Type.Enum(['UN', 'KG']);
 /** Open Delivery: `brand` only on card and voucher methods (D26). */
 export const BRANDED_METHODS = new Set(['CREDIT', 'DEBIT', 'CREDIT_DEBIT', 'MEAL_VOUCHER', 'FOOD_VOUCHER']);
@@ -52,57 +55,64 @@ const DiscountTarget = Type.Enum(['CART', 'DELIVERY_FEE', 'ITEM']);
 const Sponsor = Type.Enum(['MARKETPLACE', 'MERCHANT', 'CHAIN']);
 
 const Coordinates = Type.Object({
-  latitude: Type.Number({ minimum: -90, maximum: 90 }),
-  longitude: Type.Number({ minimum: -180, maximum: 180 }),
+  latitude: Type.Number({ description: 'Latitude in degrees.', minimum: -90, maximum: 90 }),
+  longitude: Type.Number({ description: 'Longitude in degrees.', minimum: -180, maximum: 180 }),
 });
 
 export const Address = Type.Object({
-  street: Type.String(),
+  street: Type.String({ description: 'Street.' }),
   number: Type.String(),
-  complement: Type.Optional(Type.String()),
-  district: Type.String(),
-  city: Type.String(),
+  complement: Type.Optional(Type.String({ description: 'Apartment, block…' })),
+  district: Type.String({ description: 'Neighbourhood.' }),
+  city: Type.String({ description: 'City.' }),
   state: Type.String(),
-  postalCode: Type.String(),
-  country: Type.String(),
-  formattedAddress: Type.String(),
-  reference: Type.Optional(Type.String()),
+  postalCode: Type.String({ description: 'CEP.' }),
+  country: Type.String({ description: 'Country code (BR).' }),
+  formattedAddress: Type.String({ description: 'The whole address on one line.' }),
+  reference: Type.Optional(Type.String({ description: 'A landmark to find the address.' })),
   coordinates: Type.Optional(Coordinates),
 });
 
 const OrderOption = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
+  id: Type.String({ description: 'The record’s unique id.' }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
   externalCode: Type.String(),
   unit: Unit,
-  quantity: Type.Number(),
+  quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
   unitPrice: Price,
   totalPrice: Price,
 });
 
 export const OrderItem = Type.Object({
   id: Type.String(),
-  name: Type.String(),
+  name: Type.String({ description: 'Its name as shown to people.' }),
   externalCode: Type.String(),
   unit: Unit,
-  quantity: Type.Number(),
+  quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
   /** D38: once the line is weighed, `quantity` is the weight and this the quantity ordered. */
-  orderedQuantity: Type.Optional(Type.Number()),
-  specialInstructions: Type.Optional(Type.String()),
+  orderedQuantity: Type.Optional(
+    Type.Number({
+      description:
+        'Once the line is weighed: the quantity the customer ordered (quantity is then the weighed kilograms).',
+    }),
+  ),
+  specialInstructions: Type.Optional(
+    Type.String({ description: 'The customer’s instructions for this line (e.g. the cut).' }),
+  ),
   unitPrice: Price,
   originalPrice: Price,
   totalPrice: Price,
-  options: Type.Array(OrderOption),
+  options: Type.Array(OrderOption, { description: 'Options chosen for the line.' }),
 });
 
 export const PaymentMethod = Type.Object({
-  value: Type.Number(),
-  currency: Type.String(),
+  value: Type.Number({ description: 'The amount.' }),
+  currency: Type.String({ description: 'The currency: BRL.' }),
   type: Type.Enum(['PREPAID', 'PENDING']),
   method: OdPaymentMethodEnum,
-  brand: Type.Optional(Type.Enum(CARD_BRANDS)),
-  methodInfo: Type.Optional(Type.String()),
-  changeFor: Type.Optional(Type.Number()),
+  brand: Type.Optional(Type.Enum(CARD_BRANDS, { description: 'The card brand.' })),
+  methodInfo: Type.Optional(Type.String({ description: 'Extra information about the method.' })),
+  changeFor: Type.Optional(Type.Number({ description: 'For CASH: the note the customer pays with; bring change.' })),
 });
 
 const orderProperties = {
@@ -114,41 +124,77 @@ const orderProperties = {
   salesChannel: Type.String(),
   createdAt: DateTime(),
   lastEvent: OrderEventTypeEnum,
-  merchant: Type.Object({ id: Uuid(), name: Type.String() }),
+  merchant: Type.Object({
+    id: Uuid({ description: 'The record’s unique id.' }),
+    name: Type.String({ description: 'The merchant’s name.' }),
+  }),
   items: Type.Array(OrderItem),
   total: Type.Object({ itemsPrice: Price, otherFees: Price, discount: Price, orderAmount: Price }),
   customer: Type.Object({
-    id: Uuid(),
-    name: Type.String(),
-    phone: Type.Object({ number: Type.String(), extension: Type.Union([Type.String(), Type.Null()]) }),
-    email: Type.Optional(Type.String()),
-    documentNumber: Type.Union([Type.String(), Type.Null()]),
-    ordersCountOnMerchant: Type.Integer(),
+    id: Uuid({ description: 'The customer’s id at the marketplace.' }),
+    name: Type.String({ description: 'The customer’s name.' }),
+    phone: Type.Object(
+      {
+        number: Type.String({ description: 'The phone number.' }),
+        extension: Type.Union([Type.String(), Type.Null()], { description: 'The phone extension.' }),
+      },
+      { description: 'A phone number.' },
+    ),
+    email: Type.Optional(Type.String({ description: 'An email address.' })),
+    documentNumber: Type.Union([Type.String(), Type.Null()], {
+      description: 'The customer’s tax document (CPF/CNPJ) when given.',
+    }),
+    ordersCountOnMerchant: Type.Integer({ description: 'How many orders the customer placed at this merchant.' }),
   }),
-  payments: Type.Object({ prepaid: Type.Number(), pending: Type.Number(), methods: Type.Array(PaymentMethod) }),
+  payments: Type.Object({
+    prepaid: Type.Number({ description: 'Amount already paid online.' }),
+    pending: Type.Number({ description: 'Amount to be collected on delivery.' }),
+    methods: Type.Array(PaymentMethod, { description: 'The payment methods used.' }),
+  }),
   /** D38: once weighed, what the platform settles of a prepaid order (+ to charge, − to refund). */
   weighingAdjustment: Type.Optional(Price),
   delivery: Type.Optional(
     Type.Object({
-      deliveredBy: Type.Literal('MERCHANT'),
+      deliveredBy: Type.Literal('MERCHANT', {
+        description: 'Who delivers: MERCHANT (the store’s courier) or MARKETPLACE (a logistics partner).',
+      }),
       deliveryAddress: Address,
-      estimatedDeliveryDateTime: DateTime(),
-      deliveryDateTime: Type.Optional(DateTime()),
+      estimatedDeliveryDateTime: DateTime({ description: 'When the customer expects the order.' }),
+      deliveryDateTime: Type.Optional(DateTime({ description: 'When the order was delivered, or null.' })),
     }),
   ),
   orderTiming: Type.Enum(['INSTANT', 'SCHEDULED']),
   schedule: Type.Union([
-    Type.Object({ scheduledDateTimeStart: DateTime(), scheduledDateTimeEnd: DateTime() }),
+    Type.Object({
+      scheduledDateTimeStart: DateTime({ description: 'Start of the window.' }),
+      scheduledDateTimeEnd: DateTime({ description: 'End of the window.' }),
+    }),
     Type.Null(),
   ]),
-  takeout: Type.Optional(Type.Object({ mode: Type.Enum(['DEFAULT', 'PICKUP_AREA']), takeoutDateTime: DateTime() })),
-  otherFees: Type.Array(Type.Object({ name: Type.String(), type: FeeType, receivedBy: ReceivedBy, price: Price })),
+  takeout: Type.Optional(
+    Type.Object({
+      mode: Type.Enum(['DEFAULT', 'PICKUP_AREA'], {
+        description: 'DEFAULT or PICKUP_AREA (a pickup area is assigned later).',
+      }),
+      takeoutDateTime: DateTime({ description: 'When the customer will pick up.' }),
+    }),
+  ),
+  otherFees: Type.Array(
+    Type.Object({
+      name: Type.String({ description: 'Its name as shown to people.' }),
+      type: FeeType,
+      receivedBy: ReceivedBy,
+      price: Price,
+    }),
+  ),
   discounts: Type.Array(
     Type.Object({
       amount: Price,
       target: DiscountTarget,
-      targetId: Type.Optional(Type.String()),
-      sponsorshipValues: Type.Array(Type.Object({ name: Sponsor, amount: Price })),
+      targetId: Type.Optional(Type.String({ description: 'The item the discount applies to, when target is ITEM.' })),
+      sponsorshipValues: Type.Array(Type.Object({ name: Sponsor, amount: Price }), {
+        description: 'Who pays how much of the discount.',
+      }),
     }),
   ),
   extraInfo: Type.Optional(Type.String()),
@@ -166,21 +212,24 @@ export const OrderIdParams = Type.Object({ orderId: Uuid() });
 
 const MoneyIn = Type.Union([
   Type.Number({ minimum: 0 }),
-  Type.Object({ value: Type.Number({ minimum: 0 }), currency: Type.Optional(Type.Literal('BRL')) }),
+  Type.Object({
+    value: Type.Number({ description: 'The amount.', minimum: 0 }),
+    currency: Type.Optional(Type.Literal('BRL', { description: 'The currency: BRL.' })),
+  }),
 ]);
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 
 export const AddressInput = Type.Object({
   street: Text(200),
   number: Text(20),
-  complement: Type.Optional(Type.String({ maxLength: 200 })),
+  complement: Type.Optional(Type.String({ description: 'Apartment, block…', maxLength: 200 })),
   district: Text(100),
   city: Text(100),
   state: Text(50),
-  postalCode: Type.String({ pattern: '^[0-9]{5}-?[0-9]{3}$' }),
+  postalCode: Type.String({ description: 'CEP.', pattern: '^[0-9]{5}-?[0-9]{3}$' }),
   country: Type.Optional(Text(60)),
   formattedAddress: Type.Optional(Text(500)),
-  reference: Type.Optional(Type.String({ maxLength: 300 })),
+  reference: Type.Optional(Type.String({ description: 'A landmark to find the address.', maxLength: 300 })),
   coordinates: Type.Optional(Coordinates),
 });
 
@@ -188,73 +237,114 @@ export const CreateOrderBody = Type.Object({
   type: Type.Enum(['DELIVERY', 'TAKEOUT']),
   items: Type.Array(
     Type.Object({
-      productId: Type.Optional(Uuid()),
+      productId: Type.Optional(Uuid({ description: 'The marketplace product ordered.' })),
       pdvId: Type.Optional(Text(100)),
       /** D37: one cut of this item's product, shown as the first of its options. */
       cutId: Type.Optional(Text(100)),
-      quantity: Type.Number(),
-      specialInstructions: Type.Optional(Type.String({ maxLength: 1000 })),
+      quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
+      specialInstructions: Type.Optional(
+        Type.String({ description: 'The customer’s instructions for this line (e.g. the cut).', maxLength: 1000 }),
+      ),
       options: Type.Optional(
         Type.Array(
           Type.Object({
             id: Type.Optional(Text(100)),
             name: Text(200),
-            externalCode: Type.Optional(Type.String({ maxLength: 100 })),
+            externalCode: Type.Optional(Type.String({ description: 'The option’s code in the POS.', maxLength: 100 })),
             unit: Type.Optional(Unit),
-            quantity: Type.Number(),
+            quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
             unitPrice: MoneyIn,
           }),
-          { maxItems: 50 },
+          { description: 'Options chosen for the line.', maxItems: 50 },
         ),
       ),
     }),
-    { minItems: 1, maxItems: 200 },
+    { description: 'The ordered products.', minItems: 1, maxItems: 200 },
   ),
   customer: Type.Optional(
-    Type.Object({
-      id: Type.Optional(Uuid()),
-      name: Text(200),
-      phone: Type.Optional(
-        Type.Object({
-          number: Type.String({ pattern: '^\\+?[0-9][0-9 ()-]{6,24}$' }),
-          extension: Type.Optional(Type.Union([Type.String({ maxLength: 10 }), Type.Null()])),
-        }),
-      ),
-      email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
-      documentNumber: Type.Optional(Type.Union([Type.String({ pattern: '^[0-9./-]{11,18}$' }), Type.Null()])),
-      ordersCountOnMerchant: Type.Optional(Type.Integer({ minimum: 0 })),
-    }),
+    Type.Object(
+      {
+        id: Type.Optional(Uuid({ description: 'The customer’s id at the marketplace.' })),
+        name: Text(200),
+        phone: Type.Optional(
+          Type.Object(
+            {
+              number: Type.String({ description: 'The phone number.', pattern: '^\\+?[0-9][0-9 ()-]{6,24}$' }),
+              extension: Type.Optional(
+                Type.Union([Type.String({ maxLength: 10 }), Type.Null()], { description: 'The phone extension.' }),
+              ),
+            },
+            { description: 'A phone number.' },
+          ),
+        ),
+        email: Type.Optional(Type.String({ description: 'An email address.', format: 'email', maxLength: 320 })),
+        documentNumber: Type.Optional(
+          Type.Union([Type.String({ pattern: '^[0-9./-]{11,18}$' }), Type.Null()], {
+            description: 'The customer’s tax document (CPF/CNPJ) when given.',
+          }),
+        ),
+        ordersCountOnMerchant: Type.Optional(
+          Type.Integer({ description: 'How many orders the customer placed at this merchant.', minimum: 0 }),
+        ),
+      },
+      { description: 'Who ordered.' },
+    ),
   ),
   payments: Type.Optional(
-    Type.Object({
-      methods: Type.Array(
-        Type.Object({
-          value: Type.Number({ minimum: 0 }),
-          type: Type.Enum(['PREPAID', 'PENDING']),
-          method: OdPaymentMethodEnum,
-          brand: Type.Optional(Type.Enum(CARD_BRANDS)),
-          methodInfo: Type.Optional(Type.String({ maxLength: 200 })),
-          changeFor: Type.Optional(Type.Number({ minimum: 0 })),
-        }),
-        { minItems: 1, maxItems: 10 },
-      ),
-    }),
+    Type.Object(
+      {
+        methods: Type.Array(
+          Type.Object({
+            value: Type.Number({ description: 'The amount.', minimum: 0 }),
+            type: Type.Enum(['PREPAID', 'PENDING'], {
+              description: 'PREPAID (already paid online) or PENDING (to be paid on delivery).',
+            }),
+            method: OdPaymentMethodEnum,
+            brand: Type.Optional(Type.Enum(CARD_BRANDS, { description: 'The card brand.' })),
+            methodInfo: Type.Optional(
+              Type.String({ description: 'Extra information about the method.', maxLength: 200 }),
+            ),
+            changeFor: Type.Optional(
+              Type.Number({ description: 'For CASH: the note the customer pays with; bring change.', minimum: 0 }),
+            ),
+          }),
+          { description: 'The payment methods used.', minItems: 1, maxItems: 10 },
+        ),
+      },
+      { description: 'How the order is paid.' },
+    ),
   ),
   delivery: Type.Optional(
-    Type.Object({
-      deliveryAddress: Type.Optional(AddressInput),
-      estimatedDeliveryDateTime: Type.Optional(DateTime()),
-    }),
+    Type.Object(
+      {
+        deliveryAddress: Type.Optional(AddressInput),
+        estimatedDeliveryDateTime: Type.Optional(DateTime({ description: 'When the customer expects the order.' })),
+      },
+      { description: 'Delivery details (DELIVERY orders).' },
+    ),
   ),
   takeout: Type.Optional(
-    Type.Object({
-      mode: Type.Optional(Type.Enum(['DEFAULT', 'PICKUP_AREA'])),
-      takeoutDateTime: Type.Optional(DateTime()),
-    }),
+    Type.Object(
+      {
+        mode: Type.Optional(
+          Type.Enum(['DEFAULT', 'PICKUP_AREA'], {
+            description: 'DEFAULT or PICKUP_AREA (a pickup area is assigned later).',
+          }),
+        ),
+        takeoutDateTime: Type.Optional(DateTime({ description: 'When the customer will pick up.' })),
+      },
+      { description: 'Takeout details (TAKEOUT orders).' },
+    ),
   ),
-  schedule: Type.Optional(Type.Object({ scheduledDateTimeStart: DateTime(), scheduledDateTimeEnd: DateTime() })),
+  schedule: Type.Optional(
+    Type.Object(
+      { scheduledDateTimeStart: DateTime({ description: 'Start of the window.' }), scheduledDateTimeEnd: DateTime() },
+      { description: 'For SCHEDULED orders: the delivery window.' },
+    ),
+  ),
   otherFees: Type.Optional(
     Type.Array(Type.Object({ name: Text(200), type: FeeType, receivedBy: Type.Optional(ReceivedBy), price: MoneyIn }), {
+      description: 'Fees besides the items (service, delivery…).',
       maxItems: 20,
     }),
   ),
@@ -264,16 +354,28 @@ export const CreateOrderBody = Type.Object({
         amount: MoneyIn,
         target: DiscountTarget,
         targetId: Type.Optional(Text(100)),
-        sponsorshipValues: Type.Optional(Type.Array(Type.Object({ name: Sponsor, amount: MoneyIn }), { maxItems: 5 })),
+        sponsorshipValues: Type.Optional(
+          Type.Array(Type.Object({ name: Sponsor, amount: MoneyIn }), {
+            description: 'Who pays how much of the discount.',
+            maxItems: 5,
+          }),
+        ),
       }),
-      { maxItems: 20 },
+      { description: 'Discounts applied.', maxItems: 20 },
     ),
   ),
-  extraInfo: Type.Optional(Type.String({ maxLength: 2000 })),
+  extraInfo: Type.Optional(
+    Type.String({ description: 'Free text from the customer about the order.', maxLength: 2000 }),
+  ),
   displayId: Type.Optional(Text(50)),
   salesChannel: Type.Optional(Text(50)),
   virtualBrand: Type.Optional(Text(100)),
-  deliveryCode: Type.Optional(Type.String({ pattern: '^[0-9]{4,8}$' })),
+  deliveryCode: Type.Optional(
+    Type.String({
+      description: 'The code the customer gives at the door; check it with validateCode before handing over.',
+      pattern: '^[0-9]{4,8}$',
+    }),
+  ),
 });
 
 // ---- POS action bodies (spec 4.7–4.12) -------------------------------------------------------
@@ -282,18 +384,22 @@ export const CreateOrderBody = Type.Object({
 export const CANCELLATION_CODES = OD_REQUEST_CANCELLATION_CODES;
 
 export const ConfirmBody = Type.Object({
-  createdAt: DateTime(),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
   orderExternalCode: Text(200),
-  reason: Type.Optional(Type.String({ maxLength: 1000 })),
-  preparationTime: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+  reason: Type.Optional(Type.String({ description: 'Why, in words.', maxLength: 1000 })),
+  preparationTime: Type.Optional(
+    Type.Integer({ description: 'Minutes the store needs to prepare the order.', minimum: 0, maximum: 10_000 }),
+  ),
 });
 
 export const RequestCancellationBody = Type.Object({
   reason: Text(1000),
   code: OdRequestCancellationCode,
   mode: Type.Enum(['AUTO', 'MANUAL']),
-  outOfStockItems: Type.Optional(Type.Array(Uuid(), { maxItems: 500 })),
-  invalidItems: Type.Optional(Type.Array(Uuid(), { maxItems: 500 })),
+  outOfStockItems: Type.Optional(Type.Array(Uuid(), { description: 'Items out of stock.', maxItems: 500 })),
+  invalidItems: Type.Optional(
+    Type.Array(Uuid(), { description: 'Items that cannot be made (with UNAVAILABLE_ITEM).', maxItems: 500 }),
+  ),
 });
 
 export const DenyCancellationBody = Type.Object({
@@ -305,7 +411,9 @@ export const DenyCancellationBody = Type.Object({
 });
 
 /** PATCH /v1/orders/{orderId}/details (D29): properties that do not move the order. */
-export const OrderDetailsBody = Type.Object({ preparationStartDateTime: DateTime() });
+export const OrderDetailsBody = Type.Object({
+  preparationStartDateTime: DateTime({ description: 'When preparation should start.' }),
+});
 
 const When = Type.Optional(DateTime());
 /**
@@ -321,53 +429,91 @@ const Distance = Type.Unsafe<number | string>({
 });
 export const DeliveryTrackingInfo = Type.Object({
   event: Type.Optional(
-    Type.Object({ type: Type.Optional(Type.String()), message: Type.Optional(Type.String()), datetime: When }),
+    Type.Object({
+      type: Type.Optional(Type.String({ description: 'The tracking event type (e.g. DELIVERY_ARRIVED).' })),
+      message: Type.Optional(Type.String({ description: 'A message for people.' })),
+      datetime: When,
+    }),
   ),
   problem: Type.Optional(
-    Type.Object({ reason: Type.Optional(Type.String()), message: Type.Optional(Type.String()), datetime: When }),
+    Type.Object(
+      {
+        reason: Type.Optional(Type.String({ description: 'Why, in words.' })),
+        message: Type.Optional(Type.String({ description: 'A message for people.' })),
+        datetime: When,
+      },
+      { description: 'A problem with the delivery, if any.' },
+    ),
   ),
   vehicle: Type.Optional(
-    Type.Object({ type: Type.Optional(Type.Array(Type.String())), licencePlate: Type.Optional(Type.String()) }),
+    Type.Object(
+      {
+        type: Type.Optional(
+          Type.Array(Type.String(), { description: 'The courier’s vehicle (e.g. MOTORBIKE, BICYCLE, CAR).' }),
+        ),
+        licencePlate: Type.Optional(Type.String({ description: 'The plate.' })),
+      },
+      { description: 'The courier’s vehicle.' },
+    ),
   ),
   eta: Type.Optional(
-    Type.Object({
-      pickupEtaInMinutes: Type.Optional(Type.Integer({ minimum: 0 })),
-      pickupEtaDatetime: When,
-      deliveryEtaInMinutes: Type.Optional(Type.Integer({ minimum: 0 })),
-      deliveryEtaDatetime: When,
-      maxDeliveryTime: When,
-    }),
+    Type.Object(
+      {
+        pickupEtaInMinutes: Type.Optional(Type.Integer({ description: 'Minutes until pickup.', minimum: 0 })),
+        pickupEtaDatetime: When,
+        deliveryEtaInMinutes: Type.Optional(Type.Integer({ description: 'Minutes until delivery.', minimum: 0 })),
+        deliveryEtaDatetime: When,
+        maxDeliveryTime: When,
+      },
+      { description: 'Expected times.' },
+    ),
   ),
   deliveryPerson: Type.Optional(
-    Type.Object({
-      id: Type.Optional(Type.String()),
-      name: Type.Optional(Type.String()),
-      pictureURL: Type.Optional(Type.String({ format: 'uri' })),
-    }),
+    Type.Object(
+      {
+        id: Type.Optional(Type.String({ description: 'The courier’s id in the POS or the logistics partner.' })),
+        name: Type.Optional(Type.String({ description: 'The courier’s name.' })),
+        pictureURL: Type.Optional(Type.String({ description: 'A photo of the courier.', format: 'uri' })),
+      },
+      { description: 'The courier.' },
+    ),
   ),
   geoLocalization: Type.Optional(
-    Type.Object({
-      latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
-      longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
-      lastAddress: Type.Optional(
-        Type.Object({
-          country: Type.Optional(Type.String()),
-          state: Type.Optional(Type.String()),
-          city: Type.Optional(Type.String()),
-          district: Type.Optional(Type.String()),
-          street: Type.Optional(Type.String()),
-          postalCode: Type.Optional(Type.String()),
-          distanceToPickup: Type.Optional(Distance),
-          distanceToDelivery: Type.Optional(Distance),
-          timestamp: When,
-        }),
-      ),
-    }),
+    Type.Object(
+      {
+        latitude: Type.Optional(Type.Number({ description: 'Latitude in degrees.', minimum: -90, maximum: 90 })),
+        longitude: Type.Optional(Type.Number({ description: 'Longitude in degrees.', minimum: -180, maximum: 180 })),
+        lastAddress: Type.Optional(
+          Type.Object(
+            {
+              country: Type.Optional(Type.String({ description: 'Country code (BR).' })),
+              state: Type.Optional(Type.String({ description: 'State (UF).' })),
+              city: Type.Optional(Type.String({ description: 'City.' })),
+              district: Type.Optional(Type.String({ description: 'Neighbourhood.' })),
+              street: Type.Optional(Type.String({ description: 'Street.' })),
+              postalCode: Type.Optional(Type.String({ description: 'CEP.' })),
+              distanceToPickup: Type.Optional(Distance),
+              distanceToDelivery: Type.Optional(Distance),
+              timestamp: When,
+            },
+            { description: 'The courier’s last known address.' },
+          ),
+        ),
+      },
+      { description: 'Where the courier is.' },
+    ),
   ),
 });
 
 export const TrackingBody = Type.Object({ deliveryTrackingInfo: DeliveryTrackingInfo });
-export const ValidateCodeBody = Type.Object({ deliveryCode: Type.Optional(Type.String({ maxLength: 100 })) });
+export const ValidateCodeBody = Type.Object({
+  deliveryCode: Type.Optional(
+    Type.String({
+      description: 'The code the customer gives at the door; check it with validateCode before handing over.',
+      maxLength: 100,
+    }),
+  ),
+});
 
 /** POST /v1/orders/{orderId}/weighing (D38): the weighed kilograms of KG lines, by their index. */
 export const WeighingBody = Type.Object({
@@ -376,7 +522,7 @@ export const WeighingBody = Type.Object({
       index: Type.Integer({ description: 'The line’s position in the order’s items, from 0' }),
       quantity: Type.Number({ description: 'The weighed kilograms: more than 0, at most 3 decimals' }),
     }),
-    { minItems: 1, maxItems: 200 },
+    { description: 'The ordered products.', minItems: 1, maxItems: 200 },
   ),
 });
 
@@ -384,42 +530,62 @@ export const WeighingBody = Type.Object({
 
 /** A cancellation request waiting for its answer (D7): the customer's, or the POS's with its mode. */
 const OpenCancellation = Type.Object({
-  reason: Type.String(),
-  code: Type.String(),
-  mode: Type.Optional(Type.String()),
+  reason: Type.String({ description: 'Why, in words.' }),
+  code: Type.String({ description: 'Why, as a code.' }),
+  mode: Type.Optional(Type.String({ description: 'How it is done.' })),
 });
 
 export const OperatorOrder = Type.Object({
   ...orderProperties,
   status: Type.Enum(ORDER_STATUSES),
-  deliveryCode: Type.String(),
-  orderExternalCode: Type.Union([Type.String(), Type.Null()]),
-  preparationTime: Type.Union([Type.Integer(), Type.Null()]),
-  openCustomerCancellation: Type.Union([OpenCancellation, Type.Null()]),
-  openPosCancellation: Type.Union([OpenCancellation, Type.Null()]),
+  deliveryCode: Type.String({
+    description: 'The code the customer gives at the door; check it with validateCode before handing over.',
+  }),
+  orderExternalCode: Type.Union([Type.String(), Type.Null()], { description: 'The POS’s own code for the order.' }),
+  preparationTime: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'Minutes the store needs to prepare the order.',
+  }),
+  openCustomerCancellation: Type.Union([OpenCancellation, Type.Null()], {
+    description: 'The customer’s open cancellation request, or null.',
+  }),
+  openPosCancellation: Type.Union([OpenCancellation, Type.Null()], {
+    description: 'The POS’s open cancellation request, or null.',
+  }),
 });
 
 /** D38: one weighing in the operator's view of an order (its timeline entry). */
 export const WeighingView = Type.Object({
-  id: Uuid(),
-  keyId: Type.Union([Uuid(), Type.Null()]),
-  weighedAt: DateTime(),
-  lines: Type.Array(Type.Object({ index: Type.Integer(), orderedQuantity: Type.Number(), quantity: Type.Number() })),
+  id: Uuid({ description: 'The record’s unique id.' }),
+  keyId: Type.Union([Uuid(), Type.Null()], { description: 'The integration key.' }),
+  weighedAt: DateTime({ description: 'When the weighing was applied.' }),
+  lines: Type.Array(
+    Type.Object({
+      index: Type.Integer({ description: 'Display position (set at creation only).' }),
+      orderedQuantity: Type.Number({
+        description:
+          'Once the line is weighed: the quantity the customer ordered (quantity is then the weighed kilograms).',
+      }),
+      quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
+    }),
+  ),
   itemsPriceBefore: Price,
   itemsPriceAfter: Price,
   orderAmountAfter: Price,
-  weighingAdjustment: Type.Union([Price, Type.Null()]),
+  weighingAdjustment: Type.Union([Price, Type.Null()], {
+    description:
+      'Once weighed, what the platform settles of the prepaid part of the order: positive to charge, negative to refund.',
+  }),
 });
 
 export const OperatorOrderSummary = Type.Object({
-  id: Uuid(),
-  merchantId: Uuid(),
-  displayId: Type.String(),
+  id: Uuid({ description: 'The record’s unique id.' }),
+  merchantId: Uuid({ description: 'The merchant (the client_id of its integration keys).' }),
+  displayId: Type.String({ description: 'The short number people use for the order (4 digits).' }),
   type: Type.Enum(['DELIVERY', 'TAKEOUT']),
   status: Type.Enum(ORDER_STATUSES),
   lastEvent: OrderEventTypeEnum,
-  orderAmount: Type.Number(),
-  customerName: Type.String(),
-  createdAt: DateTime(),
-  updatedAt: DateTime(),
+  orderAmount: Type.Number({ description: 'What the customer pays: items plus fees minus discounts.' }),
+  customerName: Type.String({ description: 'The customer’s name.' }),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
+  updatedAt: DateTime({ description: 'When it last changed.' }),
 });

@@ -20,28 +20,34 @@ export const KeyPresence = Type.Object({
 });
 
 export const KeyUsage = Type.Object({
-  keyId: Uuid(),
-  since: DateTime(),
+  keyId: Uuid({ description: 'The integration key.' }),
+  since: DateTime({ description: 'The start of the period.' }),
   presence: KeyPresence,
   groups: Type.Array(
     Type.Object({
-      group: Type.Enum([...ROUTE_GROUPS]),
-      requests: Type.Integer(),
+      group: Type.Enum([...ROUTE_GROUPS], {
+        description: 'poll, acknowledge, orders-read, order-actions, catalog, onboarding or other.',
+      }),
+      requests: Type.Integer({ description: 'Requests.' }),
       errors4xx: Type.Integer({ description: 'answers 400–499 except 429' }),
       throttled: Type.Integer({ description: 'answers 429 (D23)' }),
-      errors5xx: Type.Integer(),
-      meanLatencyMs: Type.Integer(),
-      maxLatencyMs: Type.Integer(),
+      errors5xx: Type.Integer({ description: '5xx answers.' }),
+      meanLatencyMs: Type.Integer({ description: 'Mean answer time in ms.' }),
+      maxLatencyMs: Type.Integer({ description: 'Slowest answer in ms.' }),
     }),
+    { description: 'Totals per route group.' },
   ),
   hourly: Type.Array(
     Type.Object({
-      hour: DateTime(),
-      group: Type.Enum([...ROUTE_GROUPS]),
-      requests: Type.Integer(),
-      errors4xx: Type.Integer(),
-      throttled: Type.Integer(),
-      errors5xx: Type.Integer(),
+      hour: DateTime({ description: 'The hour (UTC).' }),
+      group: Type.Enum([...ROUTE_GROUPS], {
+        description: 'poll, acknowledge, orders-read, order-actions, catalog, onboarding or other.',
+      }),
+      requests: Type.Integer({ description: 'Requests.' }),
+      errors4xx: Type.Integer({ description: '4xx answers (the POS’s mistakes).' }),
+      throttled: Type.Integer({ description: '429 answers (rate limited).' }),
+      errors5xx: Type.Integer({ description: '5xx answers.' }),
     }),
+    { description: 'The same per hour.' },
   ),
 });
