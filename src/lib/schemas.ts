@@ -22,6 +22,18 @@ export const Uuid = (options: object = {}) => Type.String({ format: 'uuid', patt
 export const Status = Type.Enum(['AVAILABLE', 'UNAVAILABLE']);
 export const DateTime = (options: object = {}) => Type.String({ format: 'date-time', ...options });
 
+/**
+ * A shared schema with the description of one field that uses it, for the published document. A
+ * copy with every own property (TypeBox keeps `~optional` and `~kind` non-enumerable, which a
+ * spread would drop); the shared schema is not changed.
+ */
+export function described<T extends TSchema>(schema: T, description: string): T {
+  return Object.defineProperties(Object.create(Object.getPrototypeOf(schema)) as T, {
+    ...Object.getOwnPropertyDescriptors(schema),
+    description: { value: description, enumerable: true, writable: true, configurable: true },
+  });
+}
+
 export const NoContent = Type.Null({ description: 'No body' });
 
 /**

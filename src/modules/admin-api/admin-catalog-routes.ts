@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, type TSchema, Type } from 'typebox';
 import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
-import { errorResponses, Status, Uuid } from '../../lib/schemas.js';
+import { described, errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import { type CatalogService, categoryView, productView, productViewFields, SyncView } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { registerCutRoutes } from './admin-cuts-routes.js';
@@ -22,7 +22,7 @@ const HandMadeCategory = Type.Object({
   }),
   name: Type.String({ description: 'Its name as shown to people.' }),
   index: Type.Integer({ description: 'Display position (set at creation only).' }),
-  status: Status,
+  status: described(Status, 'Its current status.'),
   externalCode: Type.String({ description: 'The POS’s code (e.g. the scale code); not used to find records.' }),
 });
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
-import { DateTime, emptyBodyAsObject, errorResponses, sendNoBody, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, emptyBodyAsObject, errorResponses, sendNoBody, Uuid } from '../../lib/schemas.js';
 import { EventMetadata, type EventsService } from '../events/index.js';
 import { LogisticsUpdateView } from '../logistics/index.js';
 import type { MerchantsService } from '../merchants/index.js';
@@ -52,7 +52,12 @@ const OperatorOrderDetail = Type.Object({
       }),
       eventType: Type.String({ description: 'The event type (see the event catalog).' }),
       createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
-      metadata: Type.Optional(EventMetadata),
+      metadata: Type.Optional(
+        described(
+          EventMetadata,
+          'Only on cancellation events and PICKUP_AREA_ASSIGNED: reason, code, mode, pickupArea.',
+        ),
+      ),
       polled: Type.Boolean({ description: 'Whether polling shows it (false: a webhook-only notification).' }),
       current: Type.Boolean({ description: 'Whether this is the event’s current occurrence.' }),
       acknowledgments: Type.Array(
@@ -71,7 +76,7 @@ const OperatorOrderDetail = Type.Object({
       id: Uuid({ description: 'The record’s unique id.' }),
       keyId: Type.Union([Uuid(), Type.Null()], { description: 'The integration key.' }),
       receivedAt: DateTime({ description: 'When it was received.' }),
-      body: TrackingBody,
+      body: described(TrackingBody, 'The request body as received.'),
     }),
     { description: 'Tracking updates from the POS.' },
   ),

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from 'typebox';
-import { DateTime, errorResponses, Status, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import { IntegrationProfileSchema } from '../auth/index.js';
 import { SyncView } from '../catalog/index.js';
 import { KeyPresence } from '../usage/index.js';
@@ -29,7 +29,7 @@ export const IntegrationKeySummary = Type.Object({
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
   lastUsedAt: Type.Union([DateTime(), Type.Null()], { description: 'Last use, or null.' }),
   /** The POS behind this key: last seen doing what, and online / late / offline. */
-  presence: KeyPresence,
+  presence: described(KeyPresence, 'When the key last did each thing.'),
 });
 
 /** A merchant's history: changes of its order-receiving switch and who made them. */
@@ -112,13 +112,13 @@ export const MerchantDetail = Type.Object({
 export const CreateMerchantBody = Type.Object({
   name: Type.String({ description: 'Its name as shown to people.', minLength: 1, maxLength: 200 }),
   id: Type.Optional(Uuid({ description: 'The record’s unique id.' })),
-  status: Type.Optional(Status),
+  status: Type.Optional(described(Status, 'Its current status.')),
 });
 
 /** POST …/merchants/{merchantId}/categories: a category made by hand (the console's form too). */
 export const HandMadeCategoryBody = Type.Object({
   name: Type.String({ description: 'Its name as shown to people.', minLength: 1, maxLength: 200 }),
-  status: Type.Optional(Status),
+  status: Type.Optional(described(Status, 'Its current status.')),
 });
 
 /** POST …/merchants/{merchantId}/products: a product made by hand (the console's form too). */
@@ -129,7 +129,7 @@ export const HandMadeProductBody = Type.Object({
     description: 'KG (sold by weight; quantities may be fractional) or UN (by the unit).',
   }),
   description: Type.Optional(Type.String({ description: 'What it is, in a sentence.', maxLength: 5000 })),
-  status: Type.Optional(Status),
+  status: Type.Optional(described(Status, 'Its current status.')),
   categoryId: Type.Optional(Uuid({ description: 'The category to put the product in.' })),
 });
 
@@ -138,7 +138,7 @@ const CANCELLATION_CODE = Type.String({ minLength: 1, maxLength: 100 });
 /** POST …/orders/{orderId}/customerCancellation, and the console's button with a reason. */
 export const CustomerCancellationBody = Type.Object({
   reason: Type.Optional(Type.String({ description: 'Why, in words.', minLength: 1, maxLength: 1000 })),
-  code: Type.Optional(CANCELLATION_CODE),
+  code: Type.Optional(described(CANCELLATION_CODE, 'Why, as a code.')),
 });
 
 /** POST …/orders/{orderId}/cancellationDecision, and the console's accept/deny buttons. */
@@ -156,7 +156,7 @@ export const PlatformEventBody = Type.Object({
     Type.String({ description: 'The pickup area assigned (TAKEOUT with PICKUP_AREA).', minLength: 1, maxLength: 200 }),
   ),
   reason: Type.Optional(Type.String({ description: 'Why, in words.', minLength: 1, maxLength: 1000 })),
-  code: Type.Optional(CANCELLATION_CODE),
+  code: Type.Optional(described(CANCELLATION_CODE, 'Why, as a code.')),
 });
 
 export const UpdateMerchantBody = Type.Object({
@@ -177,7 +177,10 @@ const WeighingTolerancePercent = Type.Number({ minimum: 0, maximum: 100 });
 /** PATCH /admin/v1/merchants/{id}: the merchant with its weighing tolerance (D38). */
 export const UpdatedMerchant = Type.Object({
   ...MerchantSummary.properties,
-  weighingTolerancePercent: WeighingTolerancePercent,
+  weighingTolerancePercent: described(
+    WeighingTolerancePercent,
+    'How far a weighed KG line may be from the ordered quantity, ± in percent (0 to 100; default 20).',
+  ),
 });
 
 export const CreatedIntegrationKey = Type.Object({

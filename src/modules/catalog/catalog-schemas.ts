@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { toNumber } from '../../lib/money.js';
-import { DateTime, Status, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, Status, Uuid } from '../../lib/schemas.js';
 import { OD_ENTITY_TYPES } from '../opendelivery/index.js';
 import type { CategoryRow, ProductRow } from './catalog-repository.js';
 import { UploadEnvelope } from './catalog-upload-schema.js';
@@ -126,8 +126,8 @@ const SyncDetails = Type.Object(
     counts: Type.Optional(
       Type.Object(
         {
-          categories: KindCountsView,
-          products: KindCountsView,
+          categories: described(KindCountsView, 'The merchant’s categories, in display order.'),
+          products: described(KindCountsView, 'The merchant’s products.'),
           discarded: Type.Record(Type.String(), Type.Integer(), {
             description: 'Discarded objects per kind (updatedObjects, categories, itemOffers, items, links).',
           }),

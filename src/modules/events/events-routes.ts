@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
 import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
-import { errorResponses, NoContent, sendNoBody, Uuid } from '../../lib/schemas.js';
+import { described, errorResponses, NoContent, sendNoBody, Uuid } from '../../lib/schemas.js';
 import type { Principal } from '../auth/index.js';
 import { ORDER_EVENT_TYPES, OrderEventTypeEnum } from './event-contract.js';
 import { EventRecordSchema } from './events-schemas.js';
@@ -105,7 +105,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
           Type.Object({
             id: Uuid({ description: 'The record’s unique id.' }),
             orderId: Uuid({ description: 'The order.' }),
-            eventType: OrderEventTypeEnum,
+            eventType: described(OrderEventTypeEnum, 'The event type (see the event catalog).'),
           }),
           {
             maxItems: ACK_LIMIT,

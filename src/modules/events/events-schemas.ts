@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, Uuid } from '../../lib/schemas.js';
 import { OrderEventTypeEnum } from './event-contract.js';
 
 /**
@@ -20,10 +20,12 @@ export const EventRecordSchema = Type.Object({
     description:
       'What to acknowledge: for a cleaver key the event type’s id, for an opendelivery key this occurrence’s id.',
   }),
-  eventType: OrderEventTypeEnum,
+  eventType: described(OrderEventTypeEnum, 'The event type (see the event catalog).'),
   orderId: Uuid({ description: 'The order.' }),
   orderURL: Type.String({ description: 'Where to read the order: GET /v1/orders/{orderId}.' }),
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
   sourceAppId: Uuid({ description: 'The marketplace application that raised it (also the X-App-Id header).' }),
-  metadata: Type.Optional(EventMetadata),
+  metadata: Type.Optional(
+    described(EventMetadata, 'Only on cancellation events and PICKUP_AREA_ASSIGNED: reason, code, mode, pickupArea.'),
+  ),
 });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, Uuid } from '../../lib/schemas.js';
 
 // Spec 4.14 says the partner's body "is not validated against a strict schema" and a missing
 // field "can cause a server error". Here every field processing needs is required and typed,
@@ -14,26 +14,32 @@ const Opt = Type.Optional;
 export const DeliveryUpdateBody = Type.Object({
   deliveryId: Uuid(),
   orderId: Uuid({ description: 'The order.' }),
-  orderDisplayId: Name(100),
-  merchant: Type.Object({ id: Uuid({ description: 'The record’s unique id.' }), name: Name() }),
+  orderDisplayId: described(Name(100), 'The order’s short number.'),
+  merchant: Type.Object({
+    id: Uuid({ description: 'The record’s unique id.' }),
+    name: described(Name(), 'The merchant’s name.'),
+  }),
   event: Type.Object({
     // Spec 3.1: DELIVERY_ONGOING and DELIVERY_FINISHED move the order; any other type
     // (PENDING, ACCEPTED, REJECTED, PICKUP_ONGOING, …) is recorded for tracking only.
-    type: Name(64),
-    message: Text(),
+    type: described(Name(64), 'The tracking event type (e.g. DELIVERY_ARRIVED).'),
+    message: described(Text(), 'A message for people.'),
     datetime: DateTime({ description: 'When it happened.' }),
     rejectionInfo: Type.Optional(
-      Type.Object({ reason: Name(100) }, { description: 'Why the delivery was rejected, if it was.' }),
+      Type.Object(
+        { reason: described(Name(100), 'Why, in words.') },
+        { description: 'Why the delivery was rejected, if it was.' },
+      ),
     ),
   }),
-  customerName: Name(),
+  customerName: described(Name(), 'The customer’s name.'),
   vehicle: Type.Optional(
     Type.Object(
       {
-        type: Opt(Text(100)),
-        container: Opt(Text(100)),
-        containerSize: Opt(Text(100)),
-        instruction: Opt(Text()),
+        type: described(Opt(Text(100)), 'The courier’s vehicle (e.g. MOTORBIKE, BICYCLE, CAR).'),
+        container: described(Opt(Text(100)), 'The box the courier carries (e.g. BAG).'),
+        containerSize: described(Opt(Text(100)), 'Its size.'),
+        instruction: described(Opt(Text()), 'Instructions for the courier.'),
       },
       { description: 'The courier’s vehicle.' },
     ),
@@ -41,14 +47,17 @@ export const DeliveryUpdateBody = Type.Object({
   deliveryPrice: Type.Optional(
     Type.Object(
       {
-        price: Opt(
-          Type.Object({
-            value: Type.Number({ description: 'The amount.', minimum: 0 }),
-            currency: Type.String({ description: 'The currency: BRL.', minLength: 3, maxLength: 3 }),
-          }),
+        price: described(
+          Opt(
+            Type.Object({
+              value: Type.Number({ description: 'The amount.', minimum: 0 }),
+              currency: Type.String({ description: 'The currency: BRL.', minLength: 3, maxLength: 3 }),
+            }),
+          ),
+          'The delivery price.',
         ),
-        pricingList: Opt(Text(100)),
-        additionalPricePercentual: Opt(Type.Number()),
+        pricingList: described(Opt(Text(100)), 'The price items.'),
+        additionalPricePercentual: described(Opt(Type.Number()), 'Additional percentage.'),
       },
       { description: 'What the delivery costs.' },
     ),
@@ -56,11 +65,11 @@ export const DeliveryUpdateBody = Type.Object({
   eta: Type.Optional(
     Type.Object(
       {
-        pickupEtaInMinutes: Opt(Type.Integer({ minimum: 0 })),
-        pickupEtaDatetime: Opt(DateTime()),
-        deliveryEtaInMinutes: Opt(Type.Integer({ minimum: 0 })),
-        deliveryEtaDatetime: Opt(DateTime()),
-        maxDeliveryTime: Opt(DateTime()),
+        pickupEtaInMinutes: described(Opt(Type.Integer({ minimum: 0 })), 'Minutes until pickup.'),
+        pickupEtaDatetime: described(Opt(DateTime()), 'Expected pickup time.'),
+        deliveryEtaInMinutes: described(Opt(Type.Integer({ minimum: 0 })), 'Minutes until delivery.'),
+        deliveryEtaDatetime: described(Opt(DateTime()), 'Expected delivery time.'),
+        maxDeliveryTime: described(Opt(DateTime()), 'Latest delivery time promised.'),
       },
       { description: 'Expected times.' },
     ),
@@ -68,10 +77,10 @@ export const DeliveryUpdateBody = Type.Object({
   deliveryPerson: Type.Optional(
     Type.Object(
       {
-        id: Opt(Uuid()),
-        name: Opt(Text(200)),
-        pictureURL: Opt(Type.String({ format: 'uri', maxLength: 2000 })),
-        phone: Opt(Text(50)),
+        id: described(Opt(Uuid()), 'The courier’s id in the POS or the logistics partner.'),
+        name: described(Opt(Text(200)), 'The courier’s name.'),
+        pictureURL: described(Opt(Type.String({ format: 'uri', maxLength: 2000 })), 'A photo of the courier.'),
+        phone: described(Opt(Text(50)), 'A phone number.'),
       },
       { description: 'The courier.' },
     ),
@@ -131,5 +140,5 @@ export const LogisticsUpdateView = Type.Object({
   statusAfter: Type.String({ description: 'The order’s status after it.' }),
   raisedEvent: Type.Union([Type.String(), Type.Null()], { description: 'The event the update raised, or null.' }),
   note: Type.Union([Type.String(), Type.Null()], { description: 'What was done with the update.' }),
-  body: DeliveryUpdateBody,
+  body: described(DeliveryUpdateBody, 'The request body as received.'),
 });

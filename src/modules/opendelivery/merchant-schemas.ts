@@ -9,6 +9,7 @@
 // Long enumerations of the standard that nothing here acts on (allergens, merchant categories,
 // card brands) are kept as plain strings.
 import { type Static, Type } from 'typebox';
+import { described } from '../../lib/schemas.js';
 
 const Id = (description: string) => Type.String({ format: 'uuid', description });
 const Availability = Type.Enum(['AVAILABLE', 'UNAVAILABLE']);
@@ -263,7 +264,12 @@ export const OD_ENTITY_SCHEMAS = {
  * one by one when the notification is processed (their shapes: OD_ENTITY_SCHEMAS).
  */
 export const OdMerchantUpdate = Type.Object({
-  merchantStatus: Type.Optional(Availability),
+  merchantStatus: Type.Optional(
+    described(
+      Availability,
+      'AVAILABLE or UNAVAILABLE: whether the merchant receives orders; required for MERCHANT, ignored otherwise.',
+    ),
+  ),
   entityType: Type.Optional(
     Type.Enum([...OD_ENTITY_TYPES], {
       description:

@@ -3,6 +3,7 @@
 // standard's descriptions. The standard has no nullable field: a value it lacks is left out, and
 // a POS validating against it rejects `null` where a string is expected.
 import { Type } from 'typebox';
+import { described } from '../../lib/schemas.js';
 import { OD_DENY_CANCELLATION_CODES, OdEventTypeEnum } from './event-schemas.js';
 import { odStreetAddress } from './merchant-schemas.js';
 
@@ -18,39 +19,39 @@ export const OdOrderPrice = Type.Object({
 const OdUnit = Type.Enum(['UN', 'KG', 'L', 'OZ', 'LB', 'GAL']);
 
 export const OdOrderOption = Type.Object({
-  index: Opt(Type.Integer()),
-  id: Uuid(),
+  index: described(Opt(Type.Integer()), 'Display position (set at creation only).'),
+  id: described(Uuid(), 'The record’s unique id.'),
   name: Type.String({ description: 'Its name as shown to people.' }),
   externalCode: Type.String(),
-  unit: OdUnit,
-  ean: Opt(Type.String()),
+  unit: described(OdUnit, 'KG (sold by weight; quantities may be fractional) or UN (by the unit).'),
+  ean: described(Opt(Type.String()), 'The barcode (informational).'),
   quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
-  unitPrice: OdOrderPrice,
-  originalPrice: Opt(OdOrderPrice),
-  subtotalPrice: Opt(OdOrderPrice),
-  totalPrice: OdOrderPrice,
-  specialInstructions: Opt(Type.String()),
+  unitPrice: described(OdOrderPrice, 'Price of one unit (or one kilogram).'),
+  originalPrice: described(Opt(OdOrderPrice), 'Price before discounts.'),
+  subtotalPrice: described(Opt(OdOrderPrice), 'Price before fees and discounts.'),
+  totalPrice: described(OdOrderPrice, 'Price of the line: quantity × unit price plus options.'),
+  specialInstructions: described(Opt(Type.String()), 'The customer’s instructions for this line (e.g. the cut).'),
 });
 
 export const OdOrderItem = Type.Object({
   id: Type.String({ format: 'uuid', description: 'The internal product uuid (D28)' }),
-  index: Opt(Type.Integer()),
+  index: described(Opt(Type.Integer()), 'Display position (set at creation only).'),
   name: Type.String({ description: 'Its name as shown to people.' }),
   externalCode: Type.String({ description: 'The POS code of the product (D28)' }),
-  unit: OdUnit,
-  ean: Opt(Type.String()),
+  unit: described(OdUnit, 'KG (sold by weight; quantities may be fractional) or UN (by the unit).'),
+  ean: described(Opt(Type.String()), 'The barcode (informational).'),
   quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
   orderedQuantity: Opt(
     Type.Number({ description: 'Not in Open Delivery (D38): once the line is weighed, the quantity ordered' }),
   ),
-  specialInstructions: Opt(Type.String()),
-  unitPrice: OdOrderPrice,
-  originalPrice: Opt(OdOrderPrice),
-  scalePriceApplied: Opt(Type.Boolean()),
-  optionsPrice: Opt(OdOrderPrice),
-  subtotalPrice: Opt(OdOrderPrice),
-  totalPrice: OdOrderPrice,
-  options: Opt(Type.Array(OdOrderOption)),
+  specialInstructions: described(Opt(Type.String()), 'The customer’s instructions for this line (e.g. the cut).'),
+  unitPrice: described(OdOrderPrice, 'Price of one unit (or one kilogram).'),
+  originalPrice: described(Opt(OdOrderPrice), 'Price before discounts.'),
+  scalePriceApplied: described(Opt(Type.Boolean()), 'Whether the price was set by the scale (weighed products).'),
+  optionsPrice: described(Opt(OdOrderPrice), 'Price of the options of this line.'),
+  subtotalPrice: described(Opt(OdOrderPrice), 'Price before fees and discounts.'),
+  totalPrice: described(OdOrderPrice, 'Price of the line: quantity × unit price plus options.'),
+  options: described(Opt(Type.Array(OdOrderOption)), 'Options chosen for the line.'),
 });
 
 /** Open Delivery's payment methods; the spec's too (D26). */
@@ -74,17 +75,25 @@ const OdPaymentMethod = Type.Object({
   value: Type.Number({ description: 'The amount.' }),
   currency: Type.String({ description: 'The currency: BRL.', pattern: '^[A-Z]{3}$' }),
   type: Type.Enum(['PREPAID', 'PENDING']),
-  method: OdPaymentMethodEnum,
-  brand: Opt(Type.String()),
-  methodInfo: Opt(Type.String()),
-  transaction: Opt(Type.Object({ authorizationCode: Opt(Type.String()), acquirerDocument: Opt(Type.String()) })),
-  changeFor: Opt(Type.Number()),
+  method: described(OdPaymentMethodEnum, 'The payment method (CREDIT, DEBIT, CASH, PIX, MEAL_VOUCHER…).'),
+  brand: described(Opt(Type.String()), 'The card brand.'),
+  methodInfo: described(Opt(Type.String()), 'Extra information about the method.'),
+  transaction: described(
+    Opt(
+      Type.Object({
+        authorizationCode: described(Opt(Type.String()), 'The card authorisation code.'),
+        acquirerDocument: described(Opt(Type.String()), 'Tax document of the card acquirer.'),
+      }),
+    ),
+    'The card transaction.',
+  ),
+  changeFor: described(Opt(Type.Number()), 'For CASH: the note the customer pays with; bring change.'),
 });
 
 export const OdDeliveryAddress = Type.Object({
   ...odStreetAddress,
-  complement: Opt(Type.String()),
-  reference: Opt(Type.String()),
+  complement: described(Opt(Type.String()), 'Apartment, block…'),
+  reference: described(Opt(Type.String()), 'A landmark to find the address.'),
   formattedAddress: Type.String({ description: 'The whole address on one line.' }),
   postalCode: Type.String({ description: 'CEP.' }),
   coordinates: Type.Object(
@@ -98,19 +107,19 @@ export const OdDeliveryAddress = Type.Object({
 
 export const OdOrder = Type.Object(
   {
-    id: Uuid(),
+    id: described(Uuid(), 'The record’s unique id.'),
     type: Type.Enum(['DELIVERY', 'TAKEOUT', 'INDOOR']),
     displayId: Type.String({ description: 'The short number people use for the order (4 digits).' }),
-    sourceAppId: Opt(Uuid()),
-    salesChannel: Opt(Type.String()),
-    virtualBrand: Opt(Type.String()),
-    category: Opt(Type.Enum(['FOOD', 'GROCERY', 'DRUGSTORE', 'PETSTORE'])),
-    createdAt: DateTime(),
-    lastEvent: Opt(OdEventTypeEnum),
+    sourceAppId: described(Opt(Uuid()), 'The marketplace application that raised it (also the X-App-Id header).'),
+    salesChannel: described(Opt(Type.String()), 'Where the customer ordered (e.g. the marketplace app).'),
+    virtualBrand: described(Opt(Type.String()), 'The brand the store sells under, if any.'),
+    category: described(Opt(Type.Enum(['FOOD', 'GROCERY', 'DRUGSTORE', 'PETSTORE'])), 'The product’s category.'),
+    createdAt: described(DateTime(), 'When it was created (UTC, ISO 8601).'),
+    lastEvent: described(Opt(OdEventTypeEnum), 'The type of the latest event of the order.'),
     orderTiming: Type.Enum(['INSTANT', 'SCHEDULED', 'ONDEMAND'], {
       description: 'INSTANT (prepare now) or SCHEDULED (see schedule).',
     }),
-    preparationStartDateTime: DateTime(),
+    preparationStartDateTime: described(DateTime(), 'When preparation should start.'),
     merchant: Type.Object(
       {
         id: Type.String({ description: 'The record’s unique id.', minLength: 36, maxLength: 100 }),
@@ -119,47 +128,53 @@ export const OdOrder = Type.Object(
       { description: 'The merchant the order is for.' },
     ),
     items: Type.Array(OdOrderItem, { description: 'The ordered products.' }),
-    otherFees: Opt(
-      Type.Array(
-        Type.Object({
-          name: Type.String({ description: 'Its name as shown to people.' }),
-          type: Type.Enum(['DELIVERY_FEE', 'SERVICE_FEE', 'TIP', 'MIN_ORDER_FEE'], {
-            description: 'What the fee is (e.g. SERVICE_FEE, TIP).',
-          }),
-          receivedBy: Type.Enum(['MARKETPLACE', 'MERCHANT', 'LOGISTIC_SERVICES'], {
-            description: 'Who receives the fee (MERCHANT, MARKETPLACE, LOGISTIC_SERVICES).',
-          }),
-          receiverDocument: Opt(Type.String()),
-          price: OdOrderPrice,
-          observation: Opt(Type.String()),
-        }),
-      ),
-    ),
-    discounts: Opt(
-      Type.Array(
-        Type.Object({
-          amount: OdOrderPrice,
-          target: Type.Enum(['CART', 'DELIVERY_FEE', 'ITEM'], {
-            description: 'What the discount applies to (CART, DELIVERY_FEE, ITEM).',
-          }),
-          targetId: Opt(Type.String()),
-          sponsorshipValues: Type.Array(
-            Type.Object({
-              name: Type.Enum(['MARKETPLACE', 'MERCHANT', 'CHAIN'], { description: 'Its name as shown to people.' }),
-              amount: OdOrderPrice,
-              discountCode: Opt(Type.String()),
+    otherFees: described(
+      Opt(
+        Type.Array(
+          Type.Object({
+            name: Type.String({ description: 'Its name as shown to people.' }),
+            type: Type.Enum(['DELIVERY_FEE', 'SERVICE_FEE', 'TIP', 'MIN_ORDER_FEE'], {
+              description: 'What the fee is (e.g. SERVICE_FEE, TIP).',
             }),
-            { description: 'Who pays how much of the discount.' },
-          ),
-        }),
+            receivedBy: Type.Enum(['MARKETPLACE', 'MERCHANT', 'LOGISTIC_SERVICES'], {
+              description: 'Who receives the fee (MERCHANT, MARKETPLACE, LOGISTIC_SERVICES).',
+            }),
+            receiverDocument: described(Opt(Type.String()), 'Tax document of who receives the fee.'),
+            price: described(OdOrderPrice, 'The fee’s amount.'),
+            observation: described(Opt(Type.String()), 'A note about the fee.'),
+          }),
+        ),
       ),
+      'Fees besides the items (service, delivery…).',
+    ),
+    discounts: described(
+      Opt(
+        Type.Array(
+          Type.Object({
+            amount: described(OdOrderPrice, 'An amount of money.'),
+            target: Type.Enum(['CART', 'DELIVERY_FEE', 'ITEM'], {
+              description: 'What the discount applies to (CART, DELIVERY_FEE, ITEM).',
+            }),
+            targetId: described(Opt(Type.String()), 'The item the discount applies to, when target is ITEM.'),
+            sponsorshipValues: Type.Array(
+              Type.Object({
+                name: Type.Enum(['MARKETPLACE', 'MERCHANT', 'CHAIN'], { description: 'Its name as shown to people.' }),
+                amount: described(OdOrderPrice, 'The part of the discount this sponsor pays.'),
+                discountCode: described(Opt(Type.String()), 'The coupon code.'),
+              }),
+              { description: 'Who pays how much of the discount.' },
+            ),
+          }),
+        ),
+      ),
+      'Discounts applied.',
     ),
     total: Type.Object(
       {
-        itemsPrice: OdOrderPrice,
-        otherFees: OdOrderPrice,
-        discount: OdOrderPrice,
-        orderAmount: OdOrderPrice,
+        itemsPrice: described(OdOrderPrice, 'Sum of the items.'),
+        otherFees: described(OdOrderPrice, 'Fees besides the items (service, delivery…).'),
+        discount: described(OdOrderPrice, 'Sum of the discounts.'),
+        orderAmount: described(OdOrderPrice, 'What the customer pays: items plus fees minus discounts.'),
       },
       { description: 'The order’s totals.' },
     ),
@@ -176,46 +191,77 @@ export const OdOrder = Type.Object(
         description: 'Not in Open Delivery (D38): once weighed, what the platform settles of a prepaid order',
       }),
     ),
-    taxInvoice: Opt(Type.Object({ issued: Opt(Type.Boolean()), taxInvoiceURL: Opt(Type.String()) })),
-    customer: Opt(
-      Type.Object({
-        id: Uuid(),
-        name: Type.String({ description: 'The customer’s name.' }),
-        documentNumber: Opt(Type.String()),
-        phone: Type.Object(
-          { number: Type.String({ description: 'The phone number.' }), extension: Opt(Type.String()) },
-          { description: 'A phone number.' },
-        ),
-        email: Opt(Type.String()),
-        ordersCountOnMerchant: Type.Number({ description: 'How many orders the customer placed at this merchant.' }),
-      }),
-    ),
-    schedule: Opt(Type.Object({ scheduledDateTimeStart: DateTime(), scheduledDateTimeEnd: DateTime() })),
-    orderPriority: Opt(Type.Enum(['PRIORITY1', 'PRIORITY2', 'PRIORITY3', 'PRIORITY4', 'PRIORITY5'])),
-    delivery: Opt(
-      Type.Object({
-        deliveredBy: Type.Enum(['MERCHANT', 'MARKETPLACE'], {
-          description: 'Who delivers: MERCHANT (the store’s courier) or MARKETPLACE (a logistics partner).',
+    taxInvoice: described(
+      Opt(
+        Type.Object({
+          issued: described(Opt(Type.Boolean()), 'Whether it was issued.'),
+          taxInvoiceURL: described(Opt(Type.String()), 'Where to download it.'),
         }),
-        deliveryAddress: OdDeliveryAddress,
-        estimatedDeliveryDateTime: DateTime(),
-        deliveryDateTime: Opt(DateTime()),
-        pickupCode: Opt(Type.String()),
-      }),
+      ),
+      'The tax invoice, once issued.',
     ),
-    takeout: Opt(
-      Type.Object({
-        mode: Type.Enum(['DEFAULT', 'PICKUP_AREA'], {
-          description: 'DEFAULT or PICKUP_AREA (a pickup area is assigned later).',
+    customer: described(
+      Opt(
+        Type.Object({
+          id: described(Uuid(), 'The customer’s id at the marketplace.'),
+          name: Type.String({ description: 'The customer’s name.' }),
+          documentNumber: described(Opt(Type.String()), 'The customer’s tax document (CPF/CNPJ) when given.'),
+          phone: Type.Object(
+            {
+              number: Type.String({ description: 'The phone number.' }),
+              extension: described(Opt(Type.String()), 'The phone extension.'),
+            },
+            { description: 'A phone number.' },
+          ),
+          email: described(Opt(Type.String()), 'An email address.'),
+          ordersCountOnMerchant: Type.Number({ description: 'How many orders the customer placed at this merchant.' }),
         }),
-        takeoutDateTime: DateTime(),
-      }),
+      ),
+      'Who ordered.',
     ),
-    sendPreparing: Opt(Type.Boolean()),
-    sendDelivered: Opt(Type.Boolean()),
-    sendPickedUp: Opt(Type.Boolean()),
-    sendTracking: Opt(Type.Boolean()),
-    extraInfo: Opt(Type.String()),
+    schedule: described(
+      Opt(
+        Type.Object({
+          scheduledDateTimeStart: described(DateTime(), 'Start of the window.'),
+          scheduledDateTimeEnd: described(DateTime(), 'End of the window.'),
+        }),
+      ),
+      'For SCHEDULED orders: the delivery window.',
+    ),
+    orderPriority: described(
+      Opt(Type.Enum(['PRIORITY1', 'PRIORITY2', 'PRIORITY3', 'PRIORITY4', 'PRIORITY5'])),
+      'The order’s priority at the marketplace.',
+    ),
+    delivery: described(
+      Opt(
+        Type.Object({
+          deliveredBy: Type.Enum(['MERCHANT', 'MARKETPLACE'], {
+            description: 'Who delivers: MERCHANT (the store’s courier) or MARKETPLACE (a logistics partner).',
+          }),
+          deliveryAddress: described(OdDeliveryAddress, 'Where to deliver.'),
+          estimatedDeliveryDateTime: described(DateTime(), 'When the customer expects the order.'),
+          deliveryDateTime: described(Opt(DateTime()), 'When the order was delivered, or null.'),
+          pickupCode: described(Opt(Type.String()), 'The code the courier gives to pick up.'),
+        }),
+      ),
+      'Delivery details (DELIVERY orders).',
+    ),
+    takeout: described(
+      Opt(
+        Type.Object({
+          mode: Type.Enum(['DEFAULT', 'PICKUP_AREA'], {
+            description: 'DEFAULT or PICKUP_AREA (a pickup area is assigned later).',
+          }),
+          takeoutDateTime: described(DateTime(), 'When the customer will pick up.'),
+        }),
+      ),
+      'Takeout details (TAKEOUT orders).',
+    ),
+    sendPreparing: described(Opt(Type.Boolean()), 'Whether the platform wants PREPARING from the POS.'),
+    sendDelivered: described(Opt(Type.Boolean()), 'Whether the platform wants DELIVERED from the POS.'),
+    sendPickedUp: described(Opt(Type.Boolean()), 'Whether the platform wants PICKED_UP from the POS.'),
+    sendTracking: described(Opt(Type.Boolean()), 'Whether the platform wants tracking updates from the POS.'),
+    extraInfo: described(Opt(Type.String()), 'Free text from the customer about the order.'),
   },
   {
     description:

@@ -1,14 +1,14 @@
 // Bodies and answers of the operator-management and audit routes; response schemas are
 // allow-lists (no password hash, token hash or TOTP secret can be serialised by accident).
 import { Type } from 'typebox';
-import { DateTime, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, Uuid } from '../../lib/schemas.js';
 import { RoleSchema } from './roles.js';
 
 export const OperatorView = Type.Object({
   id: Uuid({ description: 'The record’s unique id.' }),
   email: Type.String({ description: 'An email address.' }),
   name: Type.String({ description: 'Its name as shown to people.' }),
-  role: RoleSchema,
+  role: described(RoleSchema, 'viewer (read), support (act on orders), or admin (everything).'),
   disabled: Type.Boolean({ description: 'Whether the account is disabled.' }),
   disabledAt: Type.Union([DateTime(), Type.Null()], { description: 'When it was disabled, or null.' }),
   passwordSet: Type.Boolean({ description: 'Whether it can log in to the console with a password.' }),
@@ -20,12 +20,12 @@ export const OperatorView = Type.Object({
 export const CreateOperatorBody = Type.Object({
   email: Type.String({ description: 'An email address.', minLength: 3, maxLength: 320 }),
   name: Type.String({ description: 'Its name as shown to people.', minLength: 1, maxLength: 200 }),
-  role: RoleSchema,
+  role: described(RoleSchema, 'viewer (read), support (act on orders), or admin (everything).'),
   password: Type.Optional(Type.String({ description: 'At least 12 characters.', maxLength: 1024 })),
 });
 
 export const UpdateOperatorBody = Type.Object({
-  role: Type.Optional(RoleSchema),
+  role: Type.Optional(described(RoleSchema, 'viewer (read), support (act on orders), or admin (everything).')),
   disabled: Type.Optional(Type.Boolean({ description: 'Whether the account is disabled.' })),
 });
 
@@ -39,7 +39,7 @@ export const TokenParams = Type.Object({ id: Uuid(), tokenId: Uuid() });
 export const TokenView = Type.Object({
   id: Uuid({ description: 'The record’s unique id.' }),
   name: Type.String({ description: 'Its name as shown to people.' }),
-  role: RoleSchema,
+  role: described(RoleSchema, 'viewer (read), support (act on orders), or admin (everything).'),
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
   expiresAt: DateTime({ description: 'When it stops working, or null (never).' }),
   lastUsedAt: Type.Union([DateTime(), Type.Null()], { description: 'Last use, or null.' }),
@@ -49,14 +49,14 @@ export const TokenView = Type.Object({
 
 export const CreateTokenBody = Type.Object({
   name: Type.Optional(Type.String({ description: 'Its name as shown to people.', maxLength: 200 })),
-  role: Type.Optional(RoleSchema),
+  role: Type.Optional(described(RoleSchema, 'viewer (read), support (act on orders), or admin (everything).')),
   expiresAt: Type.Optional(DateTime()),
 });
 
 export const CreatedToken = Type.Object({
   id: Uuid({ description: 'The record’s unique id.' }),
   token: Type.String({ description: 'Shown only in this answer; only a hash is kept' }),
-  role: RoleSchema,
+  role: described(RoleSchema, 'viewer (read), support (act on orders), or admin (everything).'),
   expiresAt: DateTime({ description: 'When it stops working, or null (never).' }),
   name: Type.String({ description: 'Its name as shown to people.' }),
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
@@ -70,7 +70,7 @@ export const RevokedAccess = Type.Object({
 export const Me = Type.Object({
   actor: Type.String({ description: 'Who did it (email, or “bootstrap token”).' }),
   actorType: Type.Enum(['bootstrap', 'operator', 'token'], { description: 'operator or bootstrap.' }),
-  role: RoleSchema,
+  role: described(RoleSchema, 'viewer (read), support (act on orders), or admin (everything).'),
   operator: Type.Union([OperatorView, Type.Null()], {
     description: 'The operator account, or null for the bootstrap token.',
   }),

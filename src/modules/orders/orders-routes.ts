@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, type TSchema, Type } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
 import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
-import { emptyBodyAsObject, errorResponses, NoContent, sendInDialect, sendNoBody, Uuid } from '../../lib/schemas.js';
+import {
+  described,
+  emptyBodyAsObject,
+  errorResponses,
+  NoContent,
+  sendInDialect,
+  sendNoBody,
+  Uuid,
+} from '../../lib/schemas.js';
 import { isOpenDelivery, type Principal } from '../auth/index.js';
 import { OD_DENY_CANCELLATION_CODES, OdCancellationError, OdOrder } from '../opendelivery/index.js';
 import { toOpenDeliveryOrderView } from './od-order-view.js';
@@ -169,7 +177,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     description:
       'The order is out for delivery. An optional deliveryTrackingInfo body is recorded as a first tracking update ' +
       '(as POST …/tracking, spec 4.12).',
-    body: Type.Object({ deliveryTrackingInfo: Type.Optional(DeliveryTrackingInfo) }),
+    body: Type.Object({ deliveryTrackingInfo: Type.Optional(described(DeliveryTrackingInfo, 'The tracking update.')) }),
     answer: 202,
     preValidation: emptyBodyAsObject,
     run: (principal, orderId, body) => orders.dispatch(principal, orderId, body.deliveryTrackingInfo),

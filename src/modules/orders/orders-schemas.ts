@@ -2,7 +2,7 @@
 // its actions and the platform's order creation. Size: one schema per spec table, kept together so
 // a reader can hold this file beside the spec and check it field by field.
 import { Type } from 'typebox';
-import { DateTime, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, Uuid } from '../../lib/schemas.js';
 import { OrderEventTypeEnum } from '../events/index.js';
 import {
   OD_DENY_CANCELLATION_CODES,
@@ -70,24 +70,24 @@ export const Address = Type.Object({
   country: Type.String({ description: 'Country code (BR).' }),
   formattedAddress: Type.String({ description: 'The whole address on one line.' }),
   reference: Type.Optional(Type.String({ description: 'A landmark to find the address.' })),
-  coordinates: Type.Optional(Coordinates),
+  coordinates: Type.Optional(described(Coordinates, 'Where the address is.')),
 });
 
 const OrderOption = Type.Object({
   id: Type.String({ description: 'The record’s unique id.' }),
   name: Type.String({ description: 'Its name as shown to people.' }),
   externalCode: Type.String(),
-  unit: Unit,
+  unit: described(Unit, 'KG (sold by weight; quantities may be fractional) or UN (by the unit).'),
   quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
-  unitPrice: Price,
-  totalPrice: Price,
+  unitPrice: described(Price, 'Price of one unit (or one kilogram).'),
+  totalPrice: described(Price, 'Price of the line: quantity × unit price plus options.'),
 });
 
 export const OrderItem = Type.Object({
   id: Type.String(),
   name: Type.String({ description: 'Its name as shown to people.' }),
   externalCode: Type.String(),
-  unit: Unit,
+  unit: described(Unit, 'KG (sold by weight; quantities may be fractional) or UN (by the unit).'),
   quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
   /** D38: once the line is weighed, `quantity` is the weight and this the quantity ordered. */
   orderedQuantity: Type.Optional(
@@ -99,9 +99,9 @@ export const OrderItem = Type.Object({
   specialInstructions: Type.Optional(
     Type.String({ description: 'The customer’s instructions for this line (e.g. the cut).' }),
   ),
-  unitPrice: Price,
-  originalPrice: Price,
-  totalPrice: Price,
+  unitPrice: described(Price, 'Price of one unit (or one kilogram).'),
+  originalPrice: described(Price, 'Price before discounts.'),
+  totalPrice: described(Price, 'Price of the line: quantity × unit price plus options.'),
   options: Type.Array(OrderOption, { description: 'Options chosen for the line.' }),
 });
 
@@ -109,7 +109,7 @@ export const PaymentMethod = Type.Object({
   value: Type.Number({ description: 'The amount.' }),
   currency: Type.String({ description: 'The currency: BRL.' }),
   type: Type.Enum(['PREPAID', 'PENDING']),
-  method: OdPaymentMethodEnum,
+  method: described(OdPaymentMethodEnum, 'The payment method (CREDIT, DEBIT, CASH, PIX, MEAL_VOUCHER…).'),
   brand: Type.Optional(Type.Enum(CARD_BRANDS, { description: 'The card brand.' })),
   methodInfo: Type.Optional(Type.String({ description: 'Extra information about the method.' })),
   changeFor: Type.Optional(Type.Number({ description: 'For CASH: the note the customer pays with; bring change.' })),
@@ -129,7 +129,12 @@ const orderProperties = {
     name: Type.String({ description: 'The merchant’s name.' }),
   }),
   items: Type.Array(OrderItem),
-  total: Type.Object({ itemsPrice: Price, otherFees: Price, discount: Price, orderAmount: Price }),
+  total: Type.Object({
+    itemsPrice: described(Price, 'Sum of the items.'),
+    otherFees: described(Price, 'Fees besides the items (service, delivery…).'),
+    discount: described(Price, 'Sum of the discounts.'),
+    orderAmount: described(Price, 'What the customer pays: items plus fees minus discounts.'),
+  }),
   customer: Type.Object({
     id: Uuid({ description: 'The customer’s id at the marketplace.' }),
     name: Type.String({ description: 'The customer’s name.' }),
@@ -158,7 +163,7 @@ const orderProperties = {
       deliveredBy: Type.Literal('MERCHANT', {
         description: 'Who delivers: MERCHANT (the store’s courier) or MARKETPLACE (a logistics partner).',
       }),
-      deliveryAddress: Address,
+      deliveryAddress: described(Address, 'Where to deliver.'),
       estimatedDeliveryDateTime: DateTime({ description: 'When the customer expects the order.' }),
       deliveryDateTime: Type.Optional(DateTime({ description: 'When the order was delivered, or null.' })),
     }),
@@ -182,19 +187,25 @@ const orderProperties = {
   otherFees: Type.Array(
     Type.Object({
       name: Type.String({ description: 'Its name as shown to people.' }),
-      type: FeeType,
-      receivedBy: ReceivedBy,
-      price: Price,
+      type: described(FeeType, 'What the fee is (e.g. SERVICE_FEE, TIP).'),
+      receivedBy: described(ReceivedBy, 'Who receives the fee (MERCHANT, MARKETPLACE, LOGISTIC_SERVICES).'),
+      price: described(Price, 'The fee’s amount.'),
     }),
   ),
   discounts: Type.Array(
     Type.Object({
-      amount: Price,
-      target: DiscountTarget,
+      amount: described(Price, 'An amount of money.'),
+      target: described(DiscountTarget, 'What the discount applies to (CART, DELIVERY_FEE, ITEM).'),
       targetId: Type.Optional(Type.String({ description: 'The item the discount applies to, when target is ITEM.' })),
-      sponsorshipValues: Type.Array(Type.Object({ name: Sponsor, amount: Price }), {
-        description: 'Who pays how much of the discount.',
-      }),
+      sponsorshipValues: Type.Array(
+        Type.Object({
+          name: described(Sponsor, 'Its name as shown to people.'),
+          amount: described(Price, 'The part of the discount this sponsor pays.'),
+        }),
+        {
+          description: 'Who pays how much of the discount.',
+        },
+      ),
     }),
   ),
   extraInfo: Type.Optional(Type.String()),
@@ -220,17 +231,17 @@ const MoneyIn = Type.Union([
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 
 export const AddressInput = Type.Object({
-  street: Text(200),
+  street: described(Text(200), 'Street.'),
   number: Text(20),
   complement: Type.Optional(Type.String({ description: 'Apartment, block…', maxLength: 200 })),
-  district: Text(100),
-  city: Text(100),
+  district: described(Text(100), 'Neighbourhood.'),
+  city: described(Text(100), 'City.'),
   state: Text(50),
   postalCode: Type.String({ description: 'CEP.', pattern: '^[0-9]{5}-?[0-9]{3}$' }),
-  country: Type.Optional(Text(60)),
-  formattedAddress: Type.Optional(Text(500)),
+  country: Type.Optional(described(Text(60), 'Country code (BR).')),
+  formattedAddress: Type.Optional(described(Text(500), 'The whole address on one line.')),
   reference: Type.Optional(Type.String({ description: 'A landmark to find the address.', maxLength: 300 })),
-  coordinates: Type.Optional(Coordinates),
+  coordinates: Type.Optional(described(Coordinates, 'Where the address is.')),
 });
 
 export const CreateOrderBody = Type.Object({
@@ -238,9 +249,14 @@ export const CreateOrderBody = Type.Object({
   items: Type.Array(
     Type.Object({
       productId: Type.Optional(Uuid({ description: 'The marketplace product ordered.' })),
-      pdvId: Type.Optional(Text(100)),
+      pdvId: Type.Optional(described(Text(100), 'The product’s id in the POS (pdv_external_id).')),
       /** D37: one cut of this item's product, shown as the first of its options. */
-      cutId: Type.Optional(Text(100)),
+      cutId: Type.Optional(
+        described(
+          Text(100),
+          'One cut of this item’s product (as GET /v1/merchant lists it); shown as the item’s first option, free of charge.',
+        ),
+      ),
       quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
       specialInstructions: Type.Optional(
         Type.String({ description: 'The customer’s instructions for this line (e.g. the cut).', maxLength: 1000 }),
@@ -248,12 +264,14 @@ export const CreateOrderBody = Type.Object({
       options: Type.Optional(
         Type.Array(
           Type.Object({
-            id: Type.Optional(Text(100)),
-            name: Text(200),
+            id: Type.Optional(described(Text(100), 'The record’s unique id.')),
+            name: described(Text(200), 'Its name as shown to people.'),
             externalCode: Type.Optional(Type.String({ description: 'The option’s code in the POS.', maxLength: 100 })),
-            unit: Type.Optional(Unit),
+            unit: Type.Optional(
+              described(Unit, 'KG (sold by weight; quantities may be fractional) or UN (by the unit).'),
+            ),
             quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
-            unitPrice: MoneyIn,
+            unitPrice: described(MoneyIn, 'Price of one unit (or one kilogram).'),
           }),
           { description: 'Options chosen for the line.', maxItems: 50 },
         ),
@@ -265,7 +283,7 @@ export const CreateOrderBody = Type.Object({
     Type.Object(
       {
         id: Type.Optional(Uuid({ description: 'The customer’s id at the marketplace.' })),
-        name: Text(200),
+        name: described(Text(200), 'The customer’s name.'),
         phone: Type.Optional(
           Type.Object(
             {
@@ -299,7 +317,7 @@ export const CreateOrderBody = Type.Object({
             type: Type.Enum(['PREPAID', 'PENDING'], {
               description: 'PREPAID (already paid online) or PENDING (to be paid on delivery).',
             }),
-            method: OdPaymentMethodEnum,
+            method: described(OdPaymentMethodEnum, 'The payment method (CREDIT, DEBIT, CASH, PIX, MEAL_VOUCHER…).'),
             brand: Type.Optional(Type.Enum(CARD_BRANDS, { description: 'The card brand.' })),
             methodInfo: Type.Optional(
               Type.String({ description: 'Extra information about the method.', maxLength: 200 }),
@@ -317,7 +335,7 @@ export const CreateOrderBody = Type.Object({
   delivery: Type.Optional(
     Type.Object(
       {
-        deliveryAddress: Type.Optional(AddressInput),
+        deliveryAddress: Type.Optional(described(AddressInput, 'Where to deliver.')),
         estimatedDeliveryDateTime: Type.Optional(DateTime({ description: 'When the customer expects the order.' })),
       },
       { description: 'Delivery details (DELIVERY orders).' },
@@ -343,22 +361,38 @@ export const CreateOrderBody = Type.Object({
     ),
   ),
   otherFees: Type.Optional(
-    Type.Array(Type.Object({ name: Text(200), type: FeeType, receivedBy: Type.Optional(ReceivedBy), price: MoneyIn }), {
-      description: 'Fees besides the items (service, delivery…).',
-      maxItems: 20,
-    }),
+    Type.Array(
+      Type.Object({
+        name: described(Text(200), 'Its name as shown to people.'),
+        type: described(FeeType, 'What the fee is (e.g. SERVICE_FEE, TIP).'),
+        receivedBy: Type.Optional(
+          described(ReceivedBy, 'Who receives the fee (MERCHANT, MARKETPLACE, LOGISTIC_SERVICES).'),
+        ),
+        price: described(MoneyIn, 'The fee’s amount.'),
+      }),
+      {
+        description: 'Fees besides the items (service, delivery…).',
+        maxItems: 20,
+      },
+    ),
   ),
   discounts: Type.Optional(
     Type.Array(
       Type.Object({
-        amount: MoneyIn,
-        target: DiscountTarget,
-        targetId: Type.Optional(Text(100)),
+        amount: described(MoneyIn, 'An amount of money.'),
+        target: described(DiscountTarget, 'What the discount applies to (CART, DELIVERY_FEE, ITEM).'),
+        targetId: Type.Optional(described(Text(100), 'The item the discount applies to, when target is ITEM.')),
         sponsorshipValues: Type.Optional(
-          Type.Array(Type.Object({ name: Sponsor, amount: MoneyIn }), {
-            description: 'Who pays how much of the discount.',
-            maxItems: 5,
-          }),
+          Type.Array(
+            Type.Object({
+              name: described(Sponsor, 'Its name as shown to people.'),
+              amount: described(MoneyIn, 'The part of the discount this sponsor pays.'),
+            }),
+            {
+              description: 'Who pays how much of the discount.',
+              maxItems: 5,
+            },
+          ),
         ),
       }),
       { description: 'Discounts applied.', maxItems: 20 },
@@ -367,9 +401,9 @@ export const CreateOrderBody = Type.Object({
   extraInfo: Type.Optional(
     Type.String({ description: 'Free text from the customer about the order.', maxLength: 2000 }),
   ),
-  displayId: Type.Optional(Text(50)),
-  salesChannel: Type.Optional(Text(50)),
-  virtualBrand: Type.Optional(Text(100)),
+  displayId: Type.Optional(described(Text(50), 'The short number people use for the order (4 digits).')),
+  salesChannel: Type.Optional(described(Text(50), 'Where the customer ordered (e.g. the marketplace app).')),
+  virtualBrand: Type.Optional(described(Text(100), 'The brand the store sells under, if any.')),
   deliveryCode: Type.Optional(
     Type.String({
       description: 'The code the customer gives at the door; check it with validateCode before handing over.',
@@ -385,7 +419,7 @@ export const CANCELLATION_CODES = OD_REQUEST_CANCELLATION_CODES;
 
 export const ConfirmBody = Type.Object({
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
-  orderExternalCode: Text(200),
+  orderExternalCode: described(Text(200), 'The POS’s own code for the order.'),
   reason: Type.Optional(Type.String({ description: 'Why, in words.', maxLength: 1000 })),
   preparationTime: Type.Optional(
     Type.Integer({ description: 'Minutes the store needs to prepare the order.', minimum: 0, maximum: 10_000 }),
@@ -393,7 +427,7 @@ export const ConfirmBody = Type.Object({
 });
 
 export const RequestCancellationBody = Type.Object({
-  reason: Text(1000),
+  reason: described(Text(1000), 'Why, in words.'),
   code: OdRequestCancellationCode,
   mode: Type.Enum(['AUTO', 'MANUAL']),
   outOfStockItems: Type.Optional(Type.Array(Uuid(), { description: 'Items out of stock.', maxItems: 500 })),
@@ -403,7 +437,7 @@ export const RequestCancellationBody = Type.Object({
 });
 
 export const DenyCancellationBody = Type.Object({
-  reason: Text(1000),
+  reason: described(Text(1000), 'Why, in words.'),
   code: Type.Enum([...CANCELLATION_CODES, ...OD_DENY_CANCELLATION_CODES], {
     description:
       'The codes of spec 4.10; DISH_ALREADY_DONE and OUT_FOR_DELIVERY (Open Delivery) from an opendelivery key',
@@ -432,7 +466,7 @@ export const DeliveryTrackingInfo = Type.Object({
     Type.Object({
       type: Type.Optional(Type.String({ description: 'The tracking event type (e.g. DELIVERY_ARRIVED).' })),
       message: Type.Optional(Type.String({ description: 'A message for people.' })),
-      datetime: When,
+      datetime: described(When, 'When it happened.'),
     }),
   ),
   problem: Type.Optional(
@@ -440,7 +474,7 @@ export const DeliveryTrackingInfo = Type.Object({
       {
         reason: Type.Optional(Type.String({ description: 'Why, in words.' })),
         message: Type.Optional(Type.String({ description: 'A message for people.' })),
-        datetime: When,
+        datetime: described(When, 'When it happened.'),
       },
       { description: 'A problem with the delivery, if any.' },
     ),
@@ -460,10 +494,10 @@ export const DeliveryTrackingInfo = Type.Object({
     Type.Object(
       {
         pickupEtaInMinutes: Type.Optional(Type.Integer({ description: 'Minutes until pickup.', minimum: 0 })),
-        pickupEtaDatetime: When,
+        pickupEtaDatetime: described(When, 'Expected pickup time.'),
         deliveryEtaInMinutes: Type.Optional(Type.Integer({ description: 'Minutes until delivery.', minimum: 0 })),
-        deliveryEtaDatetime: When,
-        maxDeliveryTime: When,
+        deliveryEtaDatetime: described(When, 'Expected delivery time.'),
+        maxDeliveryTime: described(When, 'Latest delivery time promised.'),
       },
       { description: 'Expected times.' },
     ),
@@ -494,7 +528,7 @@ export const DeliveryTrackingInfo = Type.Object({
               postalCode: Type.Optional(Type.String({ description: 'CEP.' })),
               distanceToPickup: Type.Optional(Distance),
               distanceToDelivery: Type.Optional(Distance),
-              timestamp: When,
+              timestamp: described(When, 'When the position was taken.'),
             },
             { description: 'The courier’s last known address.' },
           ),
@@ -505,7 +539,9 @@ export const DeliveryTrackingInfo = Type.Object({
   ),
 });
 
-export const TrackingBody = Type.Object({ deliveryTrackingInfo: DeliveryTrackingInfo });
+export const TrackingBody = Type.Object({
+  deliveryTrackingInfo: described(DeliveryTrackingInfo, 'The tracking update.'),
+});
 export const ValidateCodeBody = Type.Object({
   deliveryCode: Type.Optional(
     Type.String({
@@ -568,9 +604,9 @@ export const WeighingView = Type.Object({
       quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
     }),
   ),
-  itemsPriceBefore: Price,
-  itemsPriceAfter: Price,
-  orderAmountAfter: Price,
+  itemsPriceBefore: described(Price, 'The order’s itemsPrice before this weighing.'),
+  itemsPriceAfter: described(Price, 'The order’s itemsPrice after this weighing.'),
+  orderAmountAfter: described(Price, 'The order’s orderAmount after this weighing.'),
   weighingAdjustment: Type.Union([Price, Type.Null()], {
     description:
       'Once weighed, what the platform settles of the prepaid part of the order: positive to charge, negative to refund.',
@@ -583,7 +619,7 @@ export const OperatorOrderSummary = Type.Object({
   displayId: Type.String({ description: 'The short number people use for the order (4 digits).' }),
   type: Type.Enum(['DELIVERY', 'TAKEOUT']),
   status: Type.Enum(ORDER_STATUSES),
-  lastEvent: OrderEventTypeEnum,
+  lastEvent: described(OrderEventTypeEnum, 'The type of the latest event of the order.'),
   orderAmount: Type.Number({ description: 'What the customer pays: items plus fees minus discounts.' }),
   customerName: Type.String({ description: 'The customer’s name.' }),
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),

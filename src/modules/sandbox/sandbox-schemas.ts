@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, Uuid } from '../../lib/schemas.js';
 import { OrderEventTypeEnum } from '../events/index.js';
 import { ORDER_STATUSES } from '../orders/index.js';
 import { SCENARIO_NAMES } from './scenarios.js';
@@ -57,7 +57,7 @@ export const ScenarioPlayed = Type.Object({
   events: Type.Array(
     Type.Object({
       orderId: Uuid({ description: 'The order.' }),
-      eventType: OrderEventTypeEnum,
+      eventType: described(OrderEventTypeEnum, 'The event type (see the event catalog).'),
       createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
       polled: Type.Boolean({ description: 'false: a webhook-only event (D8)' }),
     }),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, Uuid } from '../../lib/schemas.js';
 import { ROUTE_GROUPS } from './route-groups.js';
 
 const Time = () => Type.Union([DateTime(), Type.Null()]);
@@ -13,16 +13,16 @@ export type PresenceState = 'online' | 'late' | 'offline' | 'never';
 /** When the POS behind a key was last seen doing what. */
 export const KeyPresence = Type.Object({
   state: PresenceStateSchema,
-  lastSeenAt: Time(),
-  lastTokenAt: Time(),
-  lastPollAt: Time(),
-  lastAcknowledgmentAt: Time(),
+  lastSeenAt: described(Time(), 'Last request of any kind.'),
+  lastTokenAt: described(Time(), 'Last token asked.'),
+  lastPollAt: described(Time(), 'Last poll.'),
+  lastAcknowledgmentAt: described(Time(), 'Last acknowledgment.'),
 });
 
 export const KeyUsage = Type.Object({
   keyId: Uuid({ description: 'The integration key.' }),
   since: DateTime({ description: 'The start of the period.' }),
-  presence: KeyPresence,
+  presence: described(KeyPresence, 'When the key last did each thing.'),
   groups: Type.Array(
     Type.Object({
       group: Type.Enum([...ROUTE_GROUPS], {
