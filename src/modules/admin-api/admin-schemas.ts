@@ -161,7 +161,7 @@ export const PlatformEventBody = Type.Object({
 
 export const UpdateMerchantBody = Type.Object({
   name: Type.Optional(Type.String({ description: 'Its name as shown to people.', minLength: 1, maxLength: 200 })),
-  status: Type.Optional(Status),
+  status: Type.Optional(described(Status, 'Switch order receiving on (AVAILABLE) or off (UNAVAILABLE).')),
   weighingTolerancePercent: Type.Optional(
     Type.Number({
       description: 'How far a weighed KG line may be from the ordered quantity, ± in percent (0 to 100; default 20).',

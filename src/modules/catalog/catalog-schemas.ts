@@ -12,7 +12,9 @@ export const MerchantStatusQuery = Type.Object({ merchantId: Uuid() });
 
 /** Spec 2.7. */
 export const SyncStatus = Type.Object({
-  status: Type.Enum(['PROCESSING', 'SUCCESS', 'FAIL']),
+  status: Type.Enum(['PROCESSING', 'SUCCESS', 'FAIL'], {
+    description: 'PROCESSING until the sync ends, then SUCCESS or FAIL (FAIL can be a partial success).',
+  }),
   lastRead: DateTime({ description: 'When the platform last read this status.' }),
   moreInfo: Type.Union([Type.String(), Type.Null()], {
     description:
@@ -22,14 +24,14 @@ export const SyncStatus = Type.Object({
 
 /** Spec 2.4. */
 export const RecordCategory = Type.Object({
-  id: Uuid(),
+  id: Uuid({ description: 'The category’s id in the marketplace.' }),
   pdv_external_id: Type.Union([Type.String(), Type.Null()], {
     description:
       'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).',
   }),
   name: Type.String({ description: 'Its name as shown to people.' }),
   index: Type.Integer({ description: 'Display position (set at creation only).' }),
-  status: Status,
+  status: described(Status, 'AVAILABLE (shown to customers) or UNAVAILABLE (hidden).'),
   externalCode: Type.String({ description: 'The POS’s code (e.g. the scale code); not used to find records.' }),
   productsId: Type.Array(Uuid(), { description: 'The products in this category.' }),
 });
@@ -53,11 +55,16 @@ export const CutView = Type.Object({
 /** The fields every view of a product begins with (spec 2.5); `productView` fills them from a row. */
 export const productViewFields = {
   id: Uuid(),
-  pdv_external_id: Type.Union([Type.String(), Type.Null()]),
-  name: Type.String(),
+  pdv_external_id: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).',
+  }),
+  name: Type.String({ description: 'Its name as shown to people.' }),
   description: Type.String(),
-  price: Type.Number(),
-  unit: Type.Enum(['KG', 'UN']),
+  price: Type.Number({ description: 'The price in BRL.' }),
+  unit: Type.Enum(['KG', 'UN'], {
+    description: 'KG (sold by weight; quantities may be fractional) or UN (by the unit).',
+  }),
   status: Status,
 };
 
@@ -101,7 +108,7 @@ export const MerchantRecordSchema = Type.Object({
   lastUpdate: DateTime({ description: 'When the catalog last changed.' }),
   TTL: Type.Integer({ description: 'Seconds the record may be cached.' }),
   id: Uuid({ description: 'The record’s unique id.' }),
-  status: Status,
+  status: described(Status, 'Whether the merchant receives orders: AVAILABLE or UNAVAILABLE.'),
   categories: Type.Array(RecordCategory, { description: 'The merchant’s categories, in display order.' }),
   products: Type.Array(RecordProduct, { description: 'The merchant’s products.' }),
 });

@@ -7,10 +7,12 @@ import { OrderEventTypeEnum } from './event-contract.js';
  * confirmed, a cancellation's reason, code and mode, the pickup area.
  */
 export const EventMetadata = Type.Object({
-  clientId: Type.Optional(Type.String()),
+  clientId: Type.Optional(Type.String({ description: 'The integration key that caused the event.' })),
   reason: Type.Optional(Type.String({ description: 'Why, in words.' })),
-  code: Type.Optional(Type.String()),
-  mode: Type.Optional(Type.String()),
+  code: Type.Optional(Type.String({ description: 'The cancellation or denial code.' })),
+  mode: Type.Optional(
+    Type.String({ description: 'AUTO or MANUAL: whether the cancellation was decided by a system or a person.' }),
+  ),
   pickupArea: Type.Optional(Type.String({ description: 'The pickup area assigned (TAKEOUT with PICKUP_AREA).' })),
 });
 

@@ -13,7 +13,10 @@ export const CriterionView = Type.Object({
   id: Type.String({ description: 'The record’s unique id.' }),
   title: Type.String({ description: 'What went wrong, naming the field.' }),
   rule: Type.String({ description: 'The spec section or decision the criterion comes from' }),
-  required: Type.Boolean(),
+  required: Type.Boolean({
+    description:
+      'Whether the run can only PASS when this criterion passes (a criterion whose trigger the POS may skip is not required when not observed).',
+  }),
   result: Type.Enum(['pass', 'fail', 'not_observed', 'pending'], { description: 'How it ended.' }),
   evidence: Type.Array(Type.String(), { description: 'The requests and answers seen, with times from the start' }),
 });

@@ -15,23 +15,29 @@ export const DeliveryUpdateBody = Type.Object({
   deliveryId: Uuid(),
   orderId: Uuid({ description: 'The order.' }),
   orderDisplayId: described(Name(100), 'The order’s short number.'),
-  merchant: Type.Object({
-    id: Uuid({ description: 'The record’s unique id.' }),
-    name: described(Name(), 'The merchant’s name.'),
-  }),
-  event: Type.Object({
-    // Spec 3.1: DELIVERY_ONGOING and DELIVERY_FINISHED move the order; any other type
-    // (PENDING, ACCEPTED, REJECTED, PICKUP_ONGOING, …) is recorded for tracking only.
-    type: described(Name(64), 'The tracking event type (e.g. DELIVERY_ARRIVED).'),
-    message: described(Text(), 'A message for people.'),
-    datetime: DateTime({ description: 'When it happened.' }),
-    rejectionInfo: Type.Optional(
-      Type.Object(
-        { reason: described(Name(100), 'Why, in words.') },
-        { description: 'Why the delivery was rejected, if it was.' },
+  merchant: Type.Object(
+    {
+      id: Uuid({ description: 'The record’s unique id.' }),
+      name: described(Name(), 'The merchant’s name.'),
+    },
+    { description: 'The merchant the delivery is for.' },
+  ),
+  event: Type.Object(
+    {
+      // Spec 3.1: DELIVERY_ONGOING and DELIVERY_FINISHED move the order; any other type
+      // (PENDING, ACCEPTED, REJECTED, PICKUP_ONGOING, …) is recorded for tracking only.
+      type: described(Name(64), 'The tracking event type (e.g. DELIVERY_ARRIVED).'),
+      message: described(Text(), 'A message for people.'),
+      datetime: DateTime({ description: 'When it happened.' }),
+      rejectionInfo: Type.Optional(
+        Type.Object(
+          { reason: described(Name(100), 'Why, in words.') },
+          { description: 'Why the delivery was rejected, if it was.' },
+        ),
       ),
-    ),
-  }),
+    },
+    { description: 'What happened to the delivery.' },
+  ),
   customerName: described(Name(), 'The customer’s name.'),
   vehicle: Type.Optional(
     Type.Object(
@@ -132,7 +138,7 @@ export const LogisticsHeaders = Type.Object({
 export const LogisticsUpdateView = Type.Object({
   requestId: Uuid({ description: 'The id of the request that carried the update (for support).' }),
   appId: Uuid({ description: 'The logistics partner app.' }),
-  deliveryId: Uuid(),
+  deliveryId: Uuid({ description: 'The logistics partner’s own delivery id.' }),
   eventType: Type.String({ description: 'The event type (see the event catalog).' }),
   receivedAt: DateTime({ description: 'When it was received.' }),
   combined: Type.Boolean({ description: 'Whether several orders go in one delivery.' }),

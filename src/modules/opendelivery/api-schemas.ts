@@ -34,24 +34,32 @@ const VERSIONS = ['1.0.0', '1.0.1', '1.1.0', '1.1.1', '1.2.0', '1.2.1', '1.3.0',
 /** `GET /v1/versions/orderingApp`: what the ordering application (the platform) implements. */
 export const OdVersionOrderingApp = Type.Object({
   merchant: Type.Optional(
-    Type.Object({ version: Type.Optional(Type.Enum(VERSIONS, { description: 'A version string.' })) }),
+    Type.Object(
+      { version: Type.Optional(Type.Enum(VERSIONS, { description: 'A version string.' })) },
+      { description: 'The Open Delivery merchant API versions implemented.' },
+    ),
   ),
   order: Type.Optional(
-    Type.Object({
-      version: Type.Optional(Type.Enum(VERSIONS, { description: 'A version string.' })),
-      availableEventsMethods: Type.Optional(
-        Type.Array(Type.Enum(['POLLING', 'WEBHOOK']), {
-          description: 'Which optional actions the platform accepts for this order.',
-        }),
-      ),
-    }),
+    Type.Object(
+      {
+        version: Type.Optional(Type.Enum(VERSIONS, { description: 'A version string.' })),
+        availableEventsMethods: Type.Optional(
+          Type.Array(Type.Enum(['POLLING', 'WEBHOOK']), {
+            description: 'Which optional actions the platform accepts for this order.',
+          }),
+        ),
+      },
+      { description: 'The Open Delivery order API versions implemented.' },
+    ),
   ),
 });
 
 /** `GET /v1/merchantStatus`: moreInfo only when there is something to say. */
 export const OdMerchantStatus = Type.Object({
   lastRead: Type.String({ description: 'When the platform last read this status.', format: 'date-time' }),
-  status: Type.Enum(['SUCCESS', 'PROCESSING', 'FAIL']),
+  status: Type.Enum(['SUCCESS', 'PROCESSING', 'FAIL'], {
+    description: 'PROCESSING until the sync ends, then SUCCESS or FAIL (FAIL can be a partial success).',
+  }),
   moreInfo: Type.Optional(
     Type.String({
       description:

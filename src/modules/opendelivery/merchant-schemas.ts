@@ -48,12 +48,12 @@ export const OdHours = Type.Object({
 
 /** The start of every Open Delivery address: the merchant's and an order's delivery address. */
 export const odStreetAddress = {
-  country: Type.String({ pattern: '^[A-Z]{2}$' }),
-  state: Type.String(),
-  city: Type.String(),
-  district: Type.String(),
-  street: Type.String(),
-  number: Type.String(),
+  country: Type.String({ description: 'Country code (BR).', pattern: '^[A-Z]{2}$' }),
+  state: Type.String({ description: 'State (UF), e.g. SP.' }),
+  city: Type.String({ description: 'City.' }),
+  district: Type.String({ description: 'Neighbourhood.' }),
+  street: Type.String({ description: 'Street.' }),
+  number: Type.String({ description: 'The street number.' }),
 };
 
 export const OdAddress = Type.Object({

@@ -22,7 +22,7 @@ export const OdOrderOption = Type.Object({
   index: described(Opt(Type.Integer()), 'Display position (set at creation only).'),
   id: described(Uuid(), 'The record’s unique id.'),
   name: Type.String({ description: 'Its name as shown to people.' }),
-  externalCode: Type.String(),
+  externalCode: Type.String({ description: 'The option’s code in the POS.' }),
   unit: described(OdUnit, 'KG (sold by weight; quantities may be fractional) or UN (by the unit).'),
   ean: described(Opt(Type.String()), 'The barcode (informational).'),
   quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
@@ -74,7 +74,9 @@ export const OdPaymentMethodEnum = Type.Enum(OD_PAYMENT_METHODS);
 const OdPaymentMethod = Type.Object({
   value: Type.Number({ description: 'The amount.' }),
   currency: Type.String({ description: 'The currency: BRL.', pattern: '^[A-Z]{3}$' }),
-  type: Type.Enum(['PREPAID', 'PENDING']),
+  type: Type.Enum(['PREPAID', 'PENDING'], {
+    description: 'PREPAID (already paid online) or PENDING (to be paid on delivery).',
+  }),
   method: described(OdPaymentMethodEnum, 'The payment method (CREDIT, DEBIT, CASH, PIX, MEAL_VOUCHER…).'),
   brand: described(Opt(Type.String()), 'The card brand.'),
   methodInfo: described(Opt(Type.String()), 'Extra information about the method.'),
@@ -108,7 +110,9 @@ export const OdDeliveryAddress = Type.Object({
 export const OdOrder = Type.Object(
   {
     id: described(Uuid(), 'The record’s unique id.'),
-    type: Type.Enum(['DELIVERY', 'TAKEOUT', 'INDOOR']),
+    type: Type.Enum(['DELIVERY', 'TAKEOUT', 'INDOOR'], {
+      description: 'DELIVERY (the courier takes it to the customer) or TAKEOUT (the customer picks it up).',
+    }),
     displayId: Type.String({ description: 'The short number people use for the order (4 digits).' }),
     sourceAppId: described(Opt(Uuid()), 'The marketplace application that raised it (also the X-App-Id header).'),
     salesChannel: described(Opt(Type.String()), 'Where the customer ordered (e.g. the marketplace app).'),

@@ -61,11 +61,11 @@ const Coordinates = Type.Object({
 
 export const Address = Type.Object({
   street: Type.String({ description: 'Street.' }),
-  number: Type.String(),
+  number: Type.String({ description: 'The street number.' }),
   complement: Type.Optional(Type.String({ description: 'Apartment, block…' })),
   district: Type.String({ description: 'Neighbourhood.' }),
   city: Type.String({ description: 'City.' }),
-  state: Type.String(),
+  state: Type.String({ description: 'State (UF), e.g. SP.' }),
   postalCode: Type.String({ description: 'CEP.' }),
   country: Type.String({ description: 'Country code (BR).' }),
   formattedAddress: Type.String({ description: 'The whole address on one line.' }),
@@ -76,7 +76,7 @@ export const Address = Type.Object({
 const OrderOption = Type.Object({
   id: Type.String({ description: 'The record’s unique id.' }),
   name: Type.String({ description: 'Its name as shown to people.' }),
-  externalCode: Type.String(),
+  externalCode: Type.String({ description: 'The option’s code in the POS.' }),
   unit: described(Unit, 'KG (sold by weight; quantities may be fractional) or UN (by the unit).'),
   quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
   unitPrice: described(Price, 'Price of one unit (or one kilogram).'),
@@ -84,9 +84,9 @@ const OrderOption = Type.Object({
 });
 
 export const OrderItem = Type.Object({
-  id: Type.String(),
+  id: Type.String({ description: 'The line’s id.' }),
   name: Type.String({ description: 'Its name as shown to people.' }),
-  externalCode: Type.String(),
+  externalCode: Type.String({ description: 'The product’s code in the POS.' }),
   unit: described(Unit, 'KG (sold by weight; quantities may be fractional) or UN (by the unit).'),
   quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
   /** D38: once the line is weighed, `quantity` is the weight and this the quantity ordered. */
@@ -108,7 +108,9 @@ export const OrderItem = Type.Object({
 export const PaymentMethod = Type.Object({
   value: Type.Number({ description: 'The amount.' }),
   currency: Type.String({ description: 'The currency: BRL.' }),
-  type: Type.Enum(['PREPAID', 'PENDING']),
+  type: Type.Enum(['PREPAID', 'PENDING'], {
+    description: 'PREPAID (already paid online) or PENDING (to be paid on delivery).',
+  }),
   method: described(OdPaymentMethodEnum, 'The payment method (CREDIT, DEBIT, CASH, PIX, MEAL_VOUCHER…).'),
   brand: Type.Optional(Type.Enum(CARD_BRANDS, { description: 'The card brand.' })),
   methodInfo: Type.Optional(Type.String({ description: 'Extra information about the method.' })),
@@ -116,73 +118,101 @@ export const PaymentMethod = Type.Object({
 });
 
 const orderProperties = {
-  id: Uuid(),
+  id: Uuid({ description: 'The record’s unique id.' }),
   type: Type.Enum(['DELIVERY', 'TAKEOUT']),
-  sourceAppId: Uuid(),
-  virtualBrand: Type.Optional(Type.String()),
-  displayId: Type.String(),
-  salesChannel: Type.String(),
-  createdAt: DateTime(),
-  lastEvent: OrderEventTypeEnum,
-  merchant: Type.Object({
-    id: Uuid({ description: 'The record’s unique id.' }),
-    name: Type.String({ description: 'The merchant’s name.' }),
-  }),
-  items: Type.Array(OrderItem),
-  total: Type.Object({
-    itemsPrice: described(Price, 'Sum of the items.'),
-    otherFees: described(Price, 'Fees besides the items (service, delivery…).'),
-    discount: described(Price, 'Sum of the discounts.'),
-    orderAmount: described(Price, 'What the customer pays: items plus fees minus discounts.'),
-  }),
-  customer: Type.Object({
-    id: Uuid({ description: 'The customer’s id at the marketplace.' }),
-    name: Type.String({ description: 'The customer’s name.' }),
-    phone: Type.Object(
-      {
-        number: Type.String({ description: 'The phone number.' }),
-        extension: Type.Union([Type.String(), Type.Null()], { description: 'The phone extension.' }),
-      },
-      { description: 'A phone number.' },
-    ),
-    email: Type.Optional(Type.String({ description: 'An email address.' })),
-    documentNumber: Type.Union([Type.String(), Type.Null()], {
-      description: 'The customer’s tax document (CPF/CNPJ) when given.',
-    }),
-    ordersCountOnMerchant: Type.Integer({ description: 'How many orders the customer placed at this merchant.' }),
-  }),
-  payments: Type.Object({
-    prepaid: Type.Number({ description: 'Amount already paid online.' }),
-    pending: Type.Number({ description: 'Amount to be collected on delivery.' }),
-    methods: Type.Array(PaymentMethod, { description: 'The payment methods used.' }),
-  }),
-  /** D38: once weighed, what the platform settles of a prepaid order (+ to charge, − to refund). */
-  weighingAdjustment: Type.Optional(Price),
-  delivery: Type.Optional(
-    Type.Object({
-      deliveredBy: Type.Literal('MERCHANT', {
-        description: 'Who delivers: MERCHANT (the store’s courier) or MARKETPLACE (a logistics partner).',
-      }),
-      deliveryAddress: described(Address, 'Where to deliver.'),
-      estimatedDeliveryDateTime: DateTime({ description: 'When the customer expects the order.' }),
-      deliveryDateTime: Type.Optional(DateTime({ description: 'When the order was delivered, or null.' })),
-    }),
+  sourceAppId: Uuid({ description: 'The marketplace application that raised it (also the X-App-Id header).' }),
+  virtualBrand: Type.Optional(Type.String({ description: 'The brand the store sells under, if any.' })),
+  displayId: Type.String({ description: 'The short number people use for the order (4 digits).' }),
+  salesChannel: Type.String({ description: 'Where the customer ordered (e.g. the marketplace app).' }),
+  createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
+  lastEvent: described(OrderEventTypeEnum, 'The type of the latest event of the order.'),
+  merchant: Type.Object(
+    {
+      id: Uuid({ description: 'The record’s unique id.' }),
+      name: Type.String({ description: 'The merchant’s name.' }),
+    },
+    { description: 'The merchant the order is for.' },
   ),
-  orderTiming: Type.Enum(['INSTANT', 'SCHEDULED']),
-  schedule: Type.Union([
-    Type.Object({
-      scheduledDateTimeStart: DateTime({ description: 'Start of the window.' }),
-      scheduledDateTimeEnd: DateTime({ description: 'End of the window.' }),
-    }),
-    Type.Null(),
-  ]),
-  takeout: Type.Optional(
-    Type.Object({
-      mode: Type.Enum(['DEFAULT', 'PICKUP_AREA'], {
-        description: 'DEFAULT or PICKUP_AREA (a pickup area is assigned later).',
+  items: Type.Array(OrderItem, { description: 'The ordered products.' }),
+  total: Type.Object(
+    {
+      itemsPrice: described(Price, 'Sum of the items.'),
+      otherFees: described(Price, 'Fees besides the items (service, delivery…).'),
+      discount: described(Price, 'Sum of the discounts.'),
+      orderAmount: described(Price, 'What the customer pays: items plus fees minus discounts.'),
+    },
+    { description: 'The order’s totals.' },
+  ),
+  customer: Type.Object(
+    {
+      id: Uuid({ description: 'The customer’s id at the marketplace.' }),
+      name: Type.String({ description: 'The customer’s name.' }),
+      phone: Type.Object(
+        {
+          number: Type.String({ description: 'The phone number.' }),
+          extension: Type.Union([Type.String(), Type.Null()], { description: 'The phone extension.' }),
+        },
+        { description: 'A phone number.' },
+      ),
+      email: Type.Optional(Type.String({ description: 'An email address.' })),
+      documentNumber: Type.Union([Type.String(), Type.Null()], {
+        description: 'The customer’s tax document (CPF/CNPJ) when given.',
       }),
-      takeoutDateTime: DateTime({ description: 'When the customer will pick up.' }),
-    }),
+      ordersCountOnMerchant: Type.Integer({ description: 'How many orders the customer placed at this merchant.' }),
+    },
+    { description: 'Who ordered.' },
+  ),
+  payments: Type.Object(
+    {
+      prepaid: Type.Number({ description: 'Amount already paid online.' }),
+      pending: Type.Number({ description: 'Amount to be collected on delivery.' }),
+      methods: Type.Array(PaymentMethod, { description: 'The payment methods used.' }),
+    },
+    { description: 'How the order is paid.' },
+  ),
+  /** D38: once weighed, what the platform settles of a prepaid order (+ to charge, − to refund). */
+  weighingAdjustment: Type.Optional(
+    described(
+      Price,
+      'Once weighed, what the platform settles of the prepaid part of the order: positive to charge, negative to refund.',
+    ),
+  ),
+  delivery: Type.Optional(
+    Type.Object(
+      {
+        deliveredBy: Type.Literal('MERCHANT', {
+          description: 'Who delivers: MERCHANT (the store’s courier) or MARKETPLACE (a logistics partner).',
+        }),
+        deliveryAddress: described(Address, 'Where to deliver.'),
+        estimatedDeliveryDateTime: DateTime({ description: 'When the customer expects the order.' }),
+        deliveryDateTime: Type.Optional(DateTime({ description: 'When the order was delivered, or null.' })),
+      },
+      { description: 'Delivery details (DELIVERY orders).' },
+    ),
+  ),
+  orderTiming: Type.Enum(['INSTANT', 'SCHEDULED'], {
+    description: 'INSTANT (prepare now) or SCHEDULED (see schedule).',
+  }),
+  schedule: Type.Union(
+    [
+      Type.Object({
+        scheduledDateTimeStart: DateTime({ description: 'Start of the window.' }),
+        scheduledDateTimeEnd: DateTime({ description: 'End of the window.' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'For SCHEDULED orders: the delivery window.' },
+  ),
+  takeout: Type.Optional(
+    Type.Object(
+      {
+        mode: Type.Enum(['DEFAULT', 'PICKUP_AREA'], {
+          description: 'DEFAULT or PICKUP_AREA (a pickup area is assigned later).',
+        }),
+        takeoutDateTime: DateTime({ description: 'When the customer will pick up.' }),
+      },
+      { description: 'Takeout details (TAKEOUT orders).' },
+    ),
   ),
   otherFees: Type.Array(
     Type.Object({
@@ -191,6 +221,7 @@ const orderProperties = {
       receivedBy: described(ReceivedBy, 'Who receives the fee (MERCHANT, MARKETPLACE, LOGISTIC_SERVICES).'),
       price: described(Price, 'The fee’s amount.'),
     }),
+    { description: 'Fees besides the items (service, delivery…).' },
   ),
   discounts: Type.Array(
     Type.Object({
@@ -207,11 +238,12 @@ const orderProperties = {
         },
       ),
     }),
+    { description: 'Discounts applied.' },
   ),
-  extraInfo: Type.Optional(Type.String()),
-  preparationStartDateTime: Type.Union([DateTime(), Type.Null()]),
-  sendTracking: Type.Literal(true),
-  sendDelivered: Type.Literal(true),
+  extraInfo: Type.Optional(Type.String({ description: 'Free text from the customer about the order.' })),
+  preparationStartDateTime: Type.Union([DateTime(), Type.Null()], { description: 'When preparation should start.' }),
+  sendTracking: Type.Literal(true, { description: 'Whether the platform wants tracking updates from the POS.' }),
+  sendDelivered: Type.Literal(true, { description: 'Whether the platform wants DELIVERED from the POS.' }),
 };
 
 /** GET /v1/orders/{orderId} (spec 2.6). */
@@ -232,11 +264,11 @@ const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 
 export const AddressInput = Type.Object({
   street: described(Text(200), 'Street.'),
-  number: Text(20),
+  number: described(Text(20), 'The street number.'),
   complement: Type.Optional(Type.String({ description: 'Apartment, block…', maxLength: 200 })),
   district: described(Text(100), 'Neighbourhood.'),
   city: described(Text(100), 'City.'),
-  state: Text(50),
+  state: described(Text(50), 'State (UF), e.g. SP.'),
   postalCode: Type.String({ description: 'CEP.', pattern: '^[0-9]{5}-?[0-9]{3}$' }),
   country: Type.Optional(described(Text(60), 'Country code (BR).')),
   formattedAddress: Type.Optional(described(Text(500), 'The whole address on one line.')),
@@ -245,7 +277,7 @@ export const AddressInput = Type.Object({
 });
 
 export const CreateOrderBody = Type.Object({
-  type: Type.Enum(['DELIVERY', 'TAKEOUT']),
+  type: Type.Enum(['DELIVERY', 'TAKEOUT'], { description: 'DELIVERY or TAKEOUT.' }),
   items: Type.Array(
     Type.Object({
       productId: Type.Optional(Uuid({ description: 'The marketplace product ordered.' })),
@@ -428,8 +460,10 @@ export const ConfirmBody = Type.Object({
 
 export const RequestCancellationBody = Type.Object({
   reason: described(Text(1000), 'Why, in words.'),
-  code: OdRequestCancellationCode,
-  mode: Type.Enum(['AUTO', 'MANUAL']),
+  code: described(OdRequestCancellationCode, 'The cancellation code (e.g. UNAVAILABLE_ITEM, SYSTEMIC_ISSUES).'),
+  mode: Type.Enum(['AUTO', 'MANUAL'], {
+    description: 'AUTO or MANUAL: whether a system or a person decided to cancel.',
+  }),
   outOfStockItems: Type.Optional(Type.Array(Uuid(), { description: 'Items out of stock.', maxItems: 500 })),
   invalidItems: Type.Optional(
     Type.Array(Uuid(), { description: 'Items that cannot be made (with UNAVAILABLE_ITEM).', maxItems: 500 }),
@@ -463,11 +497,14 @@ const Distance = Type.Unsafe<number | string>({
 });
 export const DeliveryTrackingInfo = Type.Object({
   event: Type.Optional(
-    Type.Object({
-      type: Type.Optional(Type.String({ description: 'The tracking event type (e.g. DELIVERY_ARRIVED).' })),
-      message: Type.Optional(Type.String({ description: 'A message for people.' })),
-      datetime: described(When, 'When it happened.'),
-    }),
+    Type.Object(
+      {
+        type: Type.Optional(Type.String({ description: 'The tracking event type (e.g. DELIVERY_ARRIVED).' })),
+        message: Type.Optional(Type.String({ description: 'A message for people.' })),
+        datetime: described(When, 'When it happened.'),
+      },
+      { description: 'What happened (e.g. DELIVERY_ARRIVED) and a message.' },
+    ),
   ),
   problem: Type.Optional(
     Type.Object(
@@ -603,6 +640,7 @@ export const WeighingView = Type.Object({
       }),
       quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
     }),
+    { description: 'The lines this weighing weighed: index in the order’s items, ordered and weighed quantity.' },
   ),
   itemsPriceBefore: described(Price, 'The order’s itemsPrice before this weighing.'),
   itemsPriceAfter: described(Price, 'The order’s itemsPrice after this weighing.'),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, Uuid } from '../../lib/schemas.js';
 import { EventRecordSchema } from '../events/index.js';
 
 export const DeliveryStatus = Type.Enum(['PENDING', 'DELIVERED', 'FAILED']);
@@ -30,7 +30,7 @@ export const WebhookDelivery = Type.Object({
   profile: Type.Enum(['cleaver', 'opendelivery'], {
     description: 'D28: the dialect of the body, chosen when the event happened from the key that registered the URL',
   }),
-  event: EventRecordSchema,
+  event: described(EventRecordSchema, 'The event record the webhook carries.'),
   target: Type.Union([Type.String(), Type.Null()], { description: 'What it applies to.' }),
   status: DeliveryStatus,
   attemptCount: Type.Integer({ description: 'Attempts made so far.' }),
