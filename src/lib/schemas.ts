@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import { type TObject, type TSchema, Type } from 'typebox';
 import { UUID_PATTERN } from './ids.js';
 
 /** Every error body (spec 7, D22). */
@@ -31,6 +31,22 @@ export function described<T extends TSchema>(schema: T, description: string): T 
   return Object.defineProperties(Object.create(Object.getPrototypeOf(schema)) as T, {
     ...Object.getOwnPropertyDescriptors(schema),
     description: { value: description, enumerable: true, writable: true, configurable: true },
+  });
+}
+
+/** An object schema whose named fields carry the descriptions they have where this copy is used. */
+export function withFieldDescriptions<T extends TObject>(
+  schema: T,
+  descriptions: { [K in keyof T['properties']]?: string },
+): T {
+  const properties: Record<string, TSchema> = { ...schema.properties };
+  for (const [name, text] of Object.entries(descriptions) as [string, string | undefined][]) {
+    const field = properties[name];
+    if (field && text !== undefined) properties[name] = described(field, text);
+  }
+  return Object.defineProperties(Object.create(Object.getPrototypeOf(schema)) as T, {
+    ...Object.getOwnPropertyDescriptors(schema),
+    properties: { value: properties, enumerable: true, writable: true, configurable: true },
   });
 }
 

@@ -1,10 +1,11 @@
 // D37 (operator-api.md#third-round-the-platform-feed-cuts-weighing): a product's cuts and spices, and the product with them.
 // Registered by admin-catalog-routes.ts, inside the operator scope and its role rules.
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { declareRoute } from '../../lib/route-declaration.js';
-import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
+import { errorResponses, NoContent, Uuid, withFieldDescriptions } from '../../lib/schemas.js';
 import { type CatalogService, CutView, productView, productViewFields } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { readByPath } from './admin-schemas.js';
@@ -74,7 +75,11 @@ const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: 
       access: { role: 'viewer', platform: true },
       summary: 'The cuts of a product, in the order they were added (D37)',
       description: 'The cuts of one product (each with its spice or null), in the order they were added. Errors: 404.',
-      schema: readByPath(tags, ProductParams, Type.Array(CutView)),
+      schema: readByPath(
+        tags,
+        ProductParams,
+        Type.Array(withFieldDescriptions(CutView, { id: 'The record’s unique id.' })),
+      ),
       handler: async (request) => {
         await merchants.requireMerchant(request.params.merchantId);
         return catalog.listCuts(request.params.merchantId, request.params.productId);
@@ -99,7 +104,10 @@ const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: 
         tags,
         params: ProductParams,
         body: CutBody,
-        response: { 201: CutView, ...errorResponses(400, 401, 404, 409) },
+        response: {
+          201: withFieldDescriptions(CutView, { id: 'The record’s unique id.' }),
+          ...errorResponses(400, 401, 404, 409),
+        },
       },
       handler: async (request, reply) => {
         await merchants.requireMerchant(request.params.merchantId);

@@ -5,7 +5,7 @@ import { notFound } from '../../lib/errors.js';
 import { toNumber } from '../../lib/money.js';
 import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
-import { errorResponses, NoContent, Uuid } from '../../lib/schemas.js';
+import { errorResponses, NoContent, Uuid, withFieldDescriptions } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
 import type { SyncView } from '../catalog/index.js';
 import type { MerchantRow, MerchantsService } from '../merchants/index.js';
@@ -87,7 +87,14 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
       schema: {
         tags: ['operator'],
         querystring: ListQuery,
-        response: { 200: Type.Array(MerchantSummary), ...errorResponses(400, 401) },
+        response: {
+          200: Type.Array(
+            withFieldDescriptions(MerchantSummary, {
+              status: 'Whether the merchant receives orders: AVAILABLE or UNAVAILABLE.',
+            }),
+          ),
+          ...errorResponses(400, 401),
+        },
       },
       handler: async (request, reply) => {
         const items = await sendTimePage(request, reply, request.query.limit, (limit) =>
@@ -247,7 +254,10 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
         tags: ['operator'],
         params: Type.Object({ merchantId: Uuid(), keyId: Uuid() }),
         body: UpdateIntegrationKeyBody,
-        response: { 200: IntegrationKeySummary, ...errorResponses(400, 401, 404) },
+        response: {
+          200: withFieldDescriptions(IntegrationKeySummary, { name: 'Its name as shown to people.' }),
+          ...errorResponses(400, 401, 404),
+        },
       },
       handler: async (request) => {
         await merchants.requireMerchant(request.params.merchantId);

@@ -3,7 +3,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
-import { DateTime, described, emptyBodyAsObject, errorResponses, sendNoBody, Uuid } from '../../lib/schemas.js';
+import {
+  DateTime,
+  described,
+  emptyBodyAsObject,
+  errorResponses,
+  sendNoBody,
+  Uuid,
+  withFieldDescriptions,
+} from '../../lib/schemas.js';
 import { EventMetadata, type EventsService } from '../events/index.js';
 import { LogisticsUpdateView } from '../logistics/index.js';
 import type { MerchantsService } from '../merchants/index.js';
@@ -43,6 +51,7 @@ const Accepted = Type.Null({ description: 'Accepted; no body' });
 
 const OperatorOrderDetail = Type.Object({
   ...OperatorOrder.properties,
+  status: described(OperatorOrder.properties.status, 'The order’s status.'),
   events: Type.Array(
     Type.Object({
       occurrenceId: Uuid({ description: 'This occurrence of the event (the webhook-id of its webhook).' }),
@@ -81,7 +90,7 @@ const OperatorOrderDetail = Type.Object({
     { description: 'Tracking updates from the POS.' },
   ),
   logisticsUpdates: Type.Array(LogisticsUpdateView, { description: 'Updates from the logistics partner.' }),
-  webhookDeliveries: Type.Array(WebhookDelivery, {
+  webhookDeliveries: Type.Array(withFieldDescriptions(WebhookDelivery, { status: 'PENDING, DELIVERED or FAILED.' }), {
     description: 'Webhook deliveries of the order with their attempts.',
   }),
   /** D38: every weighing, oldest first. */
@@ -196,7 +205,12 @@ export const adminOrdersRoutes: FastifyPluginAsyncTypebox<AdminOrdersDeps> = asy
           ...OrderFilters.properties,
           merchantId: Type.Optional(Uuid({ description: "Only this merchant's orders" })),
         }),
-        response: { 200: Type.Array(OperatorOrderSummary), ...errorResponses(400, 401) },
+        response: {
+          200: Type.Array(
+            withFieldDescriptions(OperatorOrderSummary, { type: 'The kind of record.', status: 'Its current status.' }),
+          ),
+          ...errorResponses(400, 401),
+        },
       },
       handler: async (request, reply) => orderPage(request, reply, request.query),
     }),

@@ -18,13 +18,13 @@ export const ListQuery = Type.Object({
 export const MerchantSummary = Type.Object({
   id: Uuid({ description: 'The record’s unique id.' }),
   name: Type.String({ description: 'Its name as shown to people.' }),
-  status: Status,
+  status: described(Status, 'Its current status.'),
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
 });
 
 export const IntegrationKeySummary = Type.Object({
   keyId: Uuid({ description: 'The integration key.' }),
-  name: Type.String(),
+  name: Type.String({ description: 'A label for the key (e.g. which POS terminal uses it).' }),
   profile: IntegrationProfileSchema,
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
   lastUsedAt: Type.Union([DateTime(), Type.Null()], { description: 'Last use, or null.' }),
@@ -177,6 +177,7 @@ const WeighingTolerancePercent = Type.Number({ minimum: 0, maximum: 100 });
 /** PATCH /admin/v1/merchants/{id}: the merchant with its weighing tolerance (D38). */
 export const UpdatedMerchant = Type.Object({
   ...MerchantSummary.properties,
+  status: described(Status, 'Switch order receiving on (AVAILABLE) or off (UNAVAILABLE).'),
   weighingTolerancePercent: described(
     WeighingTolerancePercent,
     'How far a weighed KG line may be from the ordered quantity, ± in percent (0 to 100; default 20).',

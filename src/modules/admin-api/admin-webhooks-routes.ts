@@ -1,9 +1,10 @@
 // operator-api.md#webhook-deliveries: what was sent where, every attempt, and a replay.
+
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, type TSchema, Type } from 'typebox';
 import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
-import { errorResponses } from '../../lib/schemas.js';
+import { errorResponses, withFieldDescriptions } from '../../lib/schemas.js';
 import type { MerchantsService } from '../merchants/index.js';
 import type { WebhooksService } from '../webhooks/index.js';
 import {
@@ -56,7 +57,11 @@ export const adminWebhooksRoutes: FastifyPluginAsyncTypebox<OperatorWebhooksDeps
       description:
         'One new attempt now with the same webhook-id and body, whatever the delivery’s status. Audited. ' +
         'Errors: 404; 409 when an attempt is in progress, no URL is registered, or the webhook is disabled.',
-      schema: acceptByPath(['operator'], DeliveryIdParams, WebhookDelivery),
+      schema: acceptByPath(
+        ['operator'],
+        DeliveryIdParams,
+        withFieldDescriptions(WebhookDelivery, { status: 'PENDING: the new attempt is due now.' }),
+      ),
       handler: async (request, reply) => reply.code(202).send(await webhooks.retryDelivery(request.params.deliveryId)),
     }),
   );

@@ -38,7 +38,7 @@ export const RecordCategory = Type.Object({
 
 /** A cut and its spice (D37), in the merchant record and the operator's product views. */
 export const CutView = Type.Object({
-  id: Type.String(),
+  id: Type.String({ description: 'The cut’s id.' }),
   name: Type.String({ description: 'Its name as shown to people.' }),
   spice: Type.Union(
     [
@@ -54,18 +54,18 @@ export const CutView = Type.Object({
 
 /** The fields every view of a product begins with (spec 2.5); `productView` fills them from a row. */
 export const productViewFields = {
-  id: Uuid(),
+  id: Uuid({ description: 'The record’s unique id.' }),
   pdv_external_id: Type.Union([Type.String(), Type.Null()], {
     description:
       'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).',
   }),
   name: Type.String({ description: 'Its name as shown to people.' }),
-  description: Type.String(),
+  description: Type.String({ description: 'What it is, in a sentence.' }),
   price: Type.Number({ description: 'The price in BRL.' }),
   unit: Type.Enum(['KG', 'UN'], {
     description: 'KG (sold by weight; quantities may be fractional) or UN (by the unit).',
   }),
-  status: Status,
+  status: described(Status, 'Its current status.'),
 };
 
 /** A category as the catalog record (spec 2.5) and the operator API show it. */
@@ -95,6 +95,9 @@ export function productView(p: ProductRow) {
 /** Spec 2.5. */
 export const RecordProduct = Type.Object({
   ...productViewFields,
+  id: described(productViewFields.id, 'The product’s id in the marketplace.'),
+  description: described(productViewFields.description, 'The product’s description as shown to customers.'),
+  status: described(productViewFields.status, 'AVAILABLE (can be ordered) or UNAVAILABLE (hidden for now).'),
   stock: Type.Number({ description: 'Units or kilograms in stock.' }),
   externalCode: Type.String({ description: 'The POS’s code (e.g. the scale code); not used to find records.' }),
   ean: Type.String({ description: 'The barcode (informational).' }),

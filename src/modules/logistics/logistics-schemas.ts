@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateTime, described, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, Uuid, withFieldDescriptions } from '../../lib/schemas.js';
 
 // Spec 4.14 says the partner's body "is not validated against a strict schema" and a missing
 // field "can cause a server error". Here every field processing needs is required and typed,
@@ -12,7 +12,7 @@ const Name = (max = 200) => Type.String({ minLength: 1, maxLength: max });
 const Opt = Type.Optional;
 
 export const DeliveryUpdateBody = Type.Object({
-  deliveryId: Uuid(),
+  deliveryId: Uuid({ description: 'The logistics partner’s own id for this delivery.' }),
   orderId: Uuid({ description: 'The order.' }),
   orderDisplayId: described(Name(100), 'The order’s short number.'),
   merchant: Type.Object(
@@ -146,5 +146,8 @@ export const LogisticsUpdateView = Type.Object({
   statusAfter: Type.String({ description: 'The order’s status after it.' }),
   raisedEvent: Type.Union([Type.String(), Type.Null()], { description: 'The event the update raised, or null.' }),
   note: Type.Union([Type.String(), Type.Null()], { description: 'What was done with the update.' }),
-  body: described(DeliveryUpdateBody, 'The request body as received.'),
+  body: described(
+    withFieldDescriptions(DeliveryUpdateBody, { deliveryId: 'The logistics partner’s own delivery id.' }),
+    'The request body as received.',
+  ),
 });

@@ -10,6 +10,7 @@ import {
   sendInDialect,
   sendNoBody,
   Uuid,
+  withFieldDescriptions,
 } from '../../lib/schemas.js';
 import { isOpenDelivery, type Principal } from '../auth/index.js';
 import { OD_DENY_CANCELLATION_CODES, OdCancellationError, OdOrder } from '../opendelivery/index.js';
@@ -102,7 +103,15 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
         'A `cleaver` key reads the order of spec 2.6 (D26); an `opendelivery` key reads Open Delivery’s Order ' +
         '(D28): no nulls, schedule only when scheduled, preparationStartDateTime defaulting to createdAt, ' +
         'items[].id the product uuid and items[].externalCode its POS code.',
-      schema: { ...common, response: { 200: Order, ...errorResponses(400, 401, 404, 429) } },
+      schema: {
+        ...common,
+        response: {
+          200: withFieldDescriptions(Order, {
+            type: 'DELIVERY (the courier takes it to the customer) or TAKEOUT (the customer picks it up).',
+          }),
+          ...errorResponses(400, 401, 404, 429),
+        },
+      },
       opendelivery: { answers: { 200: OdOrder } },
       handler: async (request, reply) => {
         const row = await orders.getOrder(request.principal, request.params.orderId);

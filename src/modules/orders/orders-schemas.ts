@@ -119,7 +119,7 @@ export const PaymentMethod = Type.Object({
 
 const orderProperties = {
   id: Uuid({ description: 'The record’s unique id.' }),
-  type: Type.Enum(['DELIVERY', 'TAKEOUT']),
+  type: Type.Enum(['DELIVERY', 'TAKEOUT'], { description: 'DELIVERY or TAKEOUT.' }),
   sourceAppId: Uuid({ description: 'The marketplace application that raised it (also the X-App-Id header).' }),
   virtualBrand: Type.Optional(Type.String({ description: 'The brand the store sells under, if any.' })),
   displayId: Type.String({ description: 'The short number people use for the order (4 digits).' }),
@@ -610,7 +610,7 @@ const OpenCancellation = Type.Object({
 
 export const OperatorOrder = Type.Object({
   ...orderProperties,
-  status: Type.Enum(ORDER_STATUSES),
+  status: Type.Enum(ORDER_STATUSES, { description: 'Its current status.' }),
   deliveryCode: Type.String({
     description: 'The code the customer gives at the door; check it with validateCode before handing over.',
   }),
@@ -655,8 +655,8 @@ export const OperatorOrderSummary = Type.Object({
   id: Uuid({ description: 'The record’s unique id.' }),
   merchantId: Uuid({ description: 'The merchant (the client_id of its integration keys).' }),
   displayId: Type.String({ description: 'The short number people use for the order (4 digits).' }),
-  type: Type.Enum(['DELIVERY', 'TAKEOUT']),
-  status: Type.Enum(ORDER_STATUSES),
+  type: Type.Enum(['DELIVERY', 'TAKEOUT'], { description: 'DELIVERY or TAKEOUT.' }),
+  status: Type.Enum(ORDER_STATUSES, { description: 'The order’s status.' }),
   lastEvent: described(OrderEventTypeEnum, 'The type of the latest event of the order.'),
   orderAmount: Type.Number({ description: 'What the customer pays: items plus fees minus discounts.' }),
   customerName: Type.String({ description: 'The customer’s name.' }),

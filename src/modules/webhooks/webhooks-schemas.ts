@@ -32,7 +32,10 @@ export const WebhookDelivery = Type.Object({
   }),
   event: described(EventRecordSchema, 'The event record the webhook carries.'),
   target: Type.Union([Type.String(), Type.Null()], { description: 'What it applies to.' }),
-  status: DeliveryStatus,
+  status: described(
+    DeliveryStatus,
+    'PENDING (to be tried), DELIVERED (a 2xx) or FAILED (retries used up, or the webhook disabled).',
+  ),
   attemptCount: Type.Integer({ description: 'Attempts made so far.' }),
   nextAttemptAt: Type.Union([DateTime(), Type.Null()], {
     description: 'When the next attempt is due, or null when none will be made.',
