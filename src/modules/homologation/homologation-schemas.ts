@@ -1,6 +1,8 @@
 import { Type } from 'typebox';
 import { DateTime, Uuid } from '../../lib/schemas.js';
-import { DEFAULT_TIMINGS, TimingOverrides, type Timings } from './homologation-timings.js';
+import { DEFAULT_TIMINGS, TIMING_DESCRIPTIONS, TimingOverrides, type Timings } from './homologation-timings.js';
+
+const NAMES_OF_TIMINGS = Object.keys(DEFAULT_TIMINGS) as Array<keyof Timings>;
 
 export const StartBody = Type.Object(
   {
@@ -28,9 +30,12 @@ export const RunView = Type.Object({
   status: Type.Enum(['RUNNING', 'PASSED', 'FAILED', 'CANCELLED'], { description: 'Its current status.' }),
   startedAt: DateTime({ description: 'When processing started, or null.' }),
   finishedAt: Type.Optional(DateTime({ description: 'When processing ended, or null.' })),
-  timings: Type.Object(Object.fromEntries(Object.keys(DEFAULT_TIMINGS).map((n) => [n, Type.Integer()])), {
-    description: 'The timings of the run (ms): defaults, environment, then the start body',
-  }) as unknown as ReturnType<typeof Type.Unsafe<Timings>>,
+  timings: Type.Object(
+    Object.fromEntries(NAMES_OF_TIMINGS.map((n) => [n, Type.Integer({ description: TIMING_DESCRIPTIONS[n] })])),
+    {
+      description: 'The timings of the run (ms): defaults, environment, then the start body',
+    },
+  ) as unknown as ReturnType<typeof Type.Unsafe<Timings>>,
   warnings: Type.Optional(
     Type.Array(Type.String(), {
       description:

@@ -45,12 +45,34 @@ export const DEFAULT_TIMINGS: Timings = {
   injectionGapMs: 10_000,
 };
 
+/** What each timing means, for the published document (the start body and a run’s view). */
+export const TIMING_DESCRIPTIONS: Record<keyof Timings, string> = {
+  durationMs: 'Wall time of the run (default 480000: 8 minutes; at most 600000).',
+  waitForPosMs: 'Scenarios start with the key’s first request, or after this long without one (default 60000).',
+  scenarioSpacingMs: 'Time between two scenario orders (default 5000).',
+  confirmDeadlineMs: 'How long the POS has to confirm or cancel a new order (default 60000).',
+  cancellationDeadlineMs:
+    'How long the POS has to accept or deny a customer’s cancellation request (default 60000; spec 4.10).',
+  pollMinIntervalMs: 'Lower bound of the median time between two polls (default 1000).',
+  pollMaxIntervalMs: 'Upper bound of the median time between two polls (default 60000).',
+  pollBurstWindowMs: 'Window in which more than pollBurstMax polls count as a burst (default 1000).',
+  pollBurstMax: 'Most polls allowed inside pollBurstWindowMs (default 3).',
+  retryAfterSec:
+    'Seconds in the Retry-After of the injected 429 and 503 (default 2); retrying sooner is not backing off.',
+  injectionGapMs: 'Time between two injected answers (401, 429, 503) (default 10000).',
+};
+
 const NAMES = Object.keys(DEFAULT_TIMINGS) as Array<keyof Timings>;
 /** The ten-minute promise holds for any run: no override may make one longer. */
 const MAX_DURATION_MS = 10 * 60_000;
 
 export const TimingOverrides = Type.Object(
-  Object.fromEntries(NAMES.map((n) => [n, Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DURATION_MS }))])),
+  Object.fromEntries(
+    NAMES.map((n) => [
+      n,
+      Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DURATION_MS, description: TIMING_DESCRIPTIONS[n] })),
+    ]),
+  ),
   { additionalProperties: false },
 );
 

@@ -1,10 +1,9 @@
 // Completes the generated OpenAPI document for readers (each operation's summary and description
-// come from its route declaration, src/lib/route-declaration.ts): field descriptions (fields.ts),
-// parameter descriptions, an example for every request and response body (sampled from the
+// come from its route declaration, src/lib/route-declaration.ts; each field's description from its
+// TypeBox schema): parameter descriptions, an example for every request and response body (sampled from the
 // schema where the route gives none), the meaning of every error status, the typed catalog
 // upload, and the outgoing webhooks (webhooks.ts). Decision numbers are taken out of every text:
 // a reader of the reference cannot open them.
-import { FIELD_DOCS } from './fields.js';
 import { MERCHANT_UPDATE_BODY } from './merchant-update.js';
 import { applyRequestRules } from './request-rules.js';
 import { EVENT_CATALOG_EXTENSION, openApiWebhooks } from './webhooks.js';
@@ -289,27 +288,17 @@ function sampleString(s: Json, name: string, parent: string): string {
   return text.length >= min ? text.slice(0, (s.maxLength as number | undefined) ?? text.length) : text.padEnd(min, 'x');
 }
 
-/** Fills every property's description, from the route schema or FIELD_DOCS; strips decision numbers. */
-function describeFields(schema: unknown, parent: string): void {
+/** Takes the decision numbers out of every description in a schema (the fields' own, from TypeBox). */
+function describeFields(schema: unknown): void {
   if (Array.isArray(schema)) {
-    for (const s of schema) describeFields(s, parent);
+    for (const s of schema) describeFields(s);
     return;
   }
   if (!schema || typeof schema !== 'object') return;
   const s = schema as Json;
   if (typeof s.description === 'string') s.description = withoutDecisionNumbers(s.description);
-  const props = s.properties as Record<string, Json> | undefined;
-  if (props) {
-    for (const [name, prop] of Object.entries(props)) {
-      if (prop && typeof prop === 'object' && !prop.description) {
-        const text = FIELD_DOCS[`${parent}.${name}`] ?? FIELD_DOCS[name];
-        if (text) prop.description = text;
-      }
-      describeFields(prop, name);
-    }
-  }
-  for (const [key, value] of Object.entries(s)) {
-    if (key !== 'properties' && value && typeof value === 'object') describeFields(value, parent);
+  for (const value of Object.values(s)) {
+    if (value && typeof value === 'object') describeFields(value);
   }
 }
 
@@ -339,12 +328,12 @@ function completeOperation(op: Json): void {
   }
   const requestBody = op.requestBody as Json | undefined;
   if (requestBody) {
-    describeFields(requestBody, id);
+    describeFields(requestBody);
     requestBody.description ??= 'The request body.';
     completeContent(requestBody.content as Json);
   }
   for (const [code, response] of Object.entries((op.responses as Record<string, Json>) ?? {})) {
-    describeFields(response, id);
+    describeFields(response);
     const meaning = ERROR_MEANING[code];
     if (SUCCESS_WORD[code] && (!response.description || response.description === 'Default Response')) {
       response.description = `${SUCCESS_WORD[code]}: ${String(op.summary ?? '').replace(/\.$/, '')}.`;
@@ -433,7 +422,7 @@ export function completeOpenApi(document: Json): Json {
   const schemas = (components?.schemas as Record<string, Json> | undefined) ?? {};
   if (schemas.Error) {
     schemas.Error.description = 'Every error answer: a short title naming the field or the rule, and the HTTP status.';
-    describeFields(schemas.Error, 'Error');
+    describeFields(schemas.Error);
     const { title, status } = schemas.Error.properties as Record<string, Json>;
     if (title) title.description ??= 'What went wrong, naming the field or the rule, in one line.';
     if (status) status.description ??= 'The HTTP status, repeated.';
