@@ -3,7 +3,14 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { sendPage } from '../../lib/pagination.js';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { described, errorResponses, Status, Uuid } from '../../lib/schemas.js';
-import { type CatalogService, categoryView, productView, productViewFields, SyncView } from '../catalog/index.js';
+import {
+  type CatalogService,
+  categoryView,
+  PDV_EXTERNAL_ID,
+  productView,
+  productViewFields,
+  SyncView,
+} from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { registerCutRoutes } from './admin-cuts-routes.js';
 import {
@@ -16,10 +23,7 @@ import {
 
 const HandMadeCategory = Type.Object({
   id: Uuid({ description: 'The record’s unique id.' }),
-  pdv_external_id: Type.Null({
-    description:
-      'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).',
-  }),
+  pdv_external_id: Type.Null({ description: PDV_EXTERNAL_ID }),
   name: Type.String({ description: 'Its name as shown to people.' }),
   index: Type.Integer({ description: 'Display position (set at creation only).' }),
   status: described(Status, 'Its current status.'),
@@ -28,10 +32,7 @@ const HandMadeCategory = Type.Object({
 
 const HandMadeProduct = Type.Object({
   ...productViewFields,
-  pdv_external_id: Type.Null({
-    description:
-      'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).',
-  }),
+  pdv_external_id: Type.Null({ description: PDV_EXTERNAL_ID }),
   externalCode: Type.String({ description: 'The POS’s code (e.g. the scale code); not used to find records.' }),
 });
 

@@ -6,6 +6,10 @@ import type { CategoryRow, ProductRow } from './catalog-repository.js';
 import { UploadEnvelope } from './catalog-upload-schema.js';
 
 /** PUT /v1/merchantUpdate envelope (spec 4.3, D34): the four keys, written in catalog-upload-schema.ts. */
+/** The pdv_external_id of a category or a product, in every view of it. */
+export const PDV_EXTERNAL_ID =
+  'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).';
+
 export const MerchantUpdateBody = UploadEnvelope;
 
 export const MerchantStatusQuery = Type.Object({ merchantId: Uuid() });
@@ -25,10 +29,7 @@ export const SyncStatus = Type.Object({
 /** Spec 2.4. */
 export const RecordCategory = Type.Object({
   id: Uuid({ description: 'The category’s id in the marketplace.' }),
-  pdv_external_id: Type.Union([Type.String(), Type.Null()], {
-    description:
-      'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).',
-  }),
+  pdv_external_id: Type.Union([Type.String(), Type.Null()], { description: PDV_EXTERNAL_ID }),
   name: Type.String({ description: 'Its name as shown to people.' }),
   index: Type.Integer({ description: 'Display position (set at creation only).' }),
   status: described(Status, 'AVAILABLE (shown to customers) or UNAVAILABLE (hidden).'),
@@ -55,10 +56,7 @@ export const CutView = Type.Object({
 /** The fields every view of a product begins with (spec 2.5); `productView` fills them from a row. */
 export const productViewFields = {
   id: Uuid({ description: 'The record’s unique id.' }),
-  pdv_external_id: Type.Union([Type.String(), Type.Null()], {
-    description:
-      'The POS’s id of the record, or null for a record made by hand in the panel (never removed by uploads).',
-  }),
+  pdv_external_id: Type.Union([Type.String(), Type.Null()], { description: PDV_EXTERNAL_ID }),
   name: Type.String({ description: 'Its name as shown to people.' }),
   description: Type.String({ description: 'What it is, in a sentence.' }),
   price: Type.Number({ description: 'The price in BRL.' }),

@@ -53,17 +53,17 @@ export const DeliveryUpdateBody = Type.Object({
   deliveryPrice: Type.Optional(
     Type.Object(
       {
-        price: described(
-          Opt(
-            Type.Object({
+        price: Opt(
+          Type.Object(
+            {
               value: Type.Number({ description: 'The amount.', minimum: 0 }),
               currency: Type.String({ description: 'The currency: BRL.', minLength: 3, maxLength: 3 }),
-            }),
+            },
+            { description: 'The delivery price.' },
           ),
-          'The delivery price.',
         ),
         pricingList: described(Opt(Text(100)), 'The price items.'),
-        additionalPricePercentual: described(Opt(Type.Number()), 'Additional percentage.'),
+        additionalPricePercentual: Opt(Type.Number({ description: 'Additional percentage.' })),
       },
       { description: 'What the delivery costs.' },
     ),
@@ -71,9 +71,9 @@ export const DeliveryUpdateBody = Type.Object({
   eta: Type.Optional(
     Type.Object(
       {
-        pickupEtaInMinutes: described(Opt(Type.Integer({ minimum: 0 })), 'Minutes until pickup.'),
+        pickupEtaInMinutes: Opt(Type.Integer({ minimum: 0, description: 'Minutes until pickup.' })),
         pickupEtaDatetime: described(Opt(DateTime()), 'Expected pickup time.'),
-        deliveryEtaInMinutes: described(Opt(Type.Integer({ minimum: 0 })), 'Minutes until delivery.'),
+        deliveryEtaInMinutes: Opt(Type.Integer({ minimum: 0, description: 'Minutes until delivery.' })),
         deliveryEtaDatetime: described(Opt(DateTime()), 'Expected delivery time.'),
         maxDeliveryTime: described(Opt(DateTime()), 'Latest delivery time promised.'),
       },
@@ -85,7 +85,7 @@ export const DeliveryUpdateBody = Type.Object({
       {
         id: described(Opt(Uuid()), 'The courier’s id in the POS or the logistics partner.'),
         name: described(Opt(Text(200)), 'The courier’s name.'),
-        pictureURL: described(Opt(Type.String({ format: 'uri', maxLength: 2000 })), 'A photo of the courier.'),
+        pictureURL: Opt(Type.String({ format: 'uri', maxLength: 2000, description: 'A photo of the courier.' })),
         phone: described(Opt(Text(50)), 'A phone number.'),
       },
       { description: 'The courier.' },

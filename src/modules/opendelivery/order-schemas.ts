@@ -19,39 +19,39 @@ export const OdOrderPrice = Type.Object({
 const OdUnit = Type.Enum(['UN', 'KG', 'L', 'OZ', 'LB', 'GAL']);
 
 export const OdOrderOption = Type.Object({
-  index: described(Opt(Type.Integer()), 'Display position (set at creation only).'),
+  index: Opt(Type.Integer({ description: 'Display position (set at creation only).' })),
   id: described(Uuid(), 'The record’s unique id.'),
   name: Type.String({ description: 'Its name as shown to people.' }),
   externalCode: Type.String({ description: 'The option’s code in the POS.' }),
   unit: described(OdUnit, 'KG (sold by weight; quantities may be fractional) or UN (by the unit).'),
-  ean: described(Opt(Type.String()), 'The barcode (informational).'),
+  ean: Opt(Type.String({ description: 'The barcode (informational).' })),
   quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
   unitPrice: described(OdOrderPrice, 'Price of one unit (or one kilogram).'),
   originalPrice: described(Opt(OdOrderPrice), 'Price before discounts.'),
   subtotalPrice: described(Opt(OdOrderPrice), 'Price before fees and discounts.'),
   totalPrice: described(OdOrderPrice, 'Price of the line: quantity × unit price plus options.'),
-  specialInstructions: described(Opt(Type.String()), 'The customer’s instructions for this line (e.g. the cut).'),
+  specialInstructions: Opt(Type.String({ description: 'The customer’s instructions for this line (e.g. the cut).' })),
 });
 
 export const OdOrderItem = Type.Object({
   id: Type.String({ format: 'uuid', description: 'The internal product uuid (D28)' }),
-  index: described(Opt(Type.Integer()), 'Display position (set at creation only).'),
+  index: Opt(Type.Integer({ description: 'Display position (set at creation only).' })),
   name: Type.String({ description: 'Its name as shown to people.' }),
   externalCode: Type.String({ description: 'The POS code of the product (D28)' }),
   unit: described(OdUnit, 'KG (sold by weight; quantities may be fractional) or UN (by the unit).'),
-  ean: described(Opt(Type.String()), 'The barcode (informational).'),
+  ean: Opt(Type.String({ description: 'The barcode (informational).' })),
   quantity: Type.Number({ description: 'How many (kilograms for a KG product, may be fractional).' }),
   orderedQuantity: Opt(
     Type.Number({ description: 'Not in Open Delivery (D38): once the line is weighed, the quantity ordered' }),
   ),
-  specialInstructions: described(Opt(Type.String()), 'The customer’s instructions for this line (e.g. the cut).'),
+  specialInstructions: Opt(Type.String({ description: 'The customer’s instructions for this line (e.g. the cut).' })),
   unitPrice: described(OdOrderPrice, 'Price of one unit (or one kilogram).'),
   originalPrice: described(Opt(OdOrderPrice), 'Price before discounts.'),
-  scalePriceApplied: described(Opt(Type.Boolean()), 'Whether the price was set by the scale (weighed products).'),
+  scalePriceApplied: Opt(Type.Boolean({ description: 'Whether the price was set by the scale (weighed products).' })),
   optionsPrice: described(Opt(OdOrderPrice), 'Price of the options of this line.'),
   subtotalPrice: described(Opt(OdOrderPrice), 'Price before fees and discounts.'),
   totalPrice: described(OdOrderPrice, 'Price of the line: quantity × unit price plus options.'),
-  options: described(Opt(Type.Array(OdOrderOption)), 'Options chosen for the line.'),
+  options: Opt(Type.Array(OdOrderOption, { description: 'Options chosen for the line.' })),
 });
 
 /** Open Delivery's payment methods; the spec's too (D26). */
@@ -78,24 +78,24 @@ const OdPaymentMethod = Type.Object({
     description: 'PREPAID (already paid online) or PENDING (to be paid on delivery).',
   }),
   method: described(OdPaymentMethodEnum, 'The payment method (CREDIT, DEBIT, CASH, PIX, MEAL_VOUCHER…).'),
-  brand: described(Opt(Type.String()), 'The card brand.'),
-  methodInfo: described(Opt(Type.String()), 'Extra information about the method.'),
-  transaction: described(
-    Opt(
-      Type.Object({
+  brand: Opt(Type.String({ description: 'The card brand.' })),
+  methodInfo: Opt(Type.String({ description: 'Extra information about the method.' })),
+  transaction: Opt(
+    Type.Object(
+      {
         authorizationCode: described(Opt(Type.String()), 'The card authorisation code.'),
         acquirerDocument: described(Opt(Type.String()), 'Tax document of the card acquirer.'),
-      }),
+      },
+      { description: 'The card transaction.' },
     ),
-    'The card transaction.',
   ),
-  changeFor: described(Opt(Type.Number()), 'For CASH: the note the customer pays with; bring change.'),
+  changeFor: Opt(Type.Number({ description: 'For CASH: the note the customer pays with; bring change.' })),
 });
 
 export const OdDeliveryAddress = Type.Object({
   ...odStreetAddress,
-  complement: described(Opt(Type.String()), 'Apartment, block…'),
-  reference: described(Opt(Type.String()), 'A landmark to find the address.'),
+  complement: Opt(Type.String({ description: 'Apartment, block…' })),
+  reference: Opt(Type.String({ description: 'A landmark to find the address.' })),
   formattedAddress: Type.String({ description: 'The whole address on one line.' }),
   postalCode: Type.String({ description: 'CEP.' }),
   coordinates: Type.Object(
@@ -115,9 +115,9 @@ export const OdOrder = Type.Object(
     }),
     displayId: Type.String({ description: 'The short number people use for the order (4 digits).' }),
     sourceAppId: described(Opt(Uuid()), 'The marketplace application that raised it (also the X-App-Id header).'),
-    salesChannel: described(Opt(Type.String()), 'Where the customer ordered (e.g. the marketplace app).'),
-    virtualBrand: described(Opt(Type.String()), 'The brand the store sells under, if any.'),
-    category: described(Opt(Type.Enum(['FOOD', 'GROCERY', 'DRUGSTORE', 'PETSTORE'])), 'The product’s category.'),
+    salesChannel: Opt(Type.String({ description: 'Where the customer ordered (e.g. the marketplace app).' })),
+    virtualBrand: Opt(Type.String({ description: 'The brand the store sells under, if any.' })),
+    category: Opt(Type.Enum(['FOOD', 'GROCERY', 'DRUGSTORE', 'PETSTORE'], { description: 'The product’s category.' })),
     createdAt: described(DateTime(), 'When it was created (UTC, ISO 8601).'),
     lastEvent: described(Opt(OdEventTypeEnum), 'The type of the latest event of the order.'),
     orderTiming: Type.Enum(['INSTANT', 'SCHEDULED', 'ONDEMAND'], {
@@ -132,46 +132,42 @@ export const OdOrder = Type.Object(
       { description: 'The merchant the order is for.' },
     ),
     items: Type.Array(OdOrderItem, { description: 'The ordered products.' }),
-    otherFees: described(
-      Opt(
-        Type.Array(
-          Type.Object({
-            name: Type.String({ description: 'Its name as shown to people.' }),
-            type: Type.Enum(['DELIVERY_FEE', 'SERVICE_FEE', 'TIP', 'MIN_ORDER_FEE'], {
-              description: 'What the fee is (e.g. SERVICE_FEE, TIP).',
-            }),
-            receivedBy: Type.Enum(['MARKETPLACE', 'MERCHANT', 'LOGISTIC_SERVICES'], {
-              description: 'Who receives the fee (MERCHANT, MARKETPLACE, LOGISTIC_SERVICES).',
-            }),
-            receiverDocument: described(Opt(Type.String()), 'Tax document of who receives the fee.'),
-            price: described(OdOrderPrice, 'The fee’s amount.'),
-            observation: described(Opt(Type.String()), 'A note about the fee.'),
+    otherFees: Opt(
+      Type.Array(
+        Type.Object({
+          name: Type.String({ description: 'Its name as shown to people.' }),
+          type: Type.Enum(['DELIVERY_FEE', 'SERVICE_FEE', 'TIP', 'MIN_ORDER_FEE'], {
+            description: 'What the fee is (e.g. SERVICE_FEE, TIP).',
           }),
-        ),
+          receivedBy: Type.Enum(['MARKETPLACE', 'MERCHANT', 'LOGISTIC_SERVICES'], {
+            description: 'Who receives the fee (MERCHANT, MARKETPLACE, LOGISTIC_SERVICES).',
+          }),
+          receiverDocument: described(Opt(Type.String()), 'Tax document of who receives the fee.'),
+          price: described(OdOrderPrice, 'The fee’s amount.'),
+          observation: described(Opt(Type.String()), 'A note about the fee.'),
+        }),
+        { description: 'Fees besides the items (service, delivery…).' },
       ),
-      'Fees besides the items (service, delivery…).',
     ),
-    discounts: described(
-      Opt(
-        Type.Array(
-          Type.Object({
-            amount: described(OdOrderPrice, 'An amount of money.'),
-            target: Type.Enum(['CART', 'DELIVERY_FEE', 'ITEM'], {
-              description: 'What the discount applies to (CART, DELIVERY_FEE, ITEM).',
-            }),
-            targetId: described(Opt(Type.String()), 'The item the discount applies to, when target is ITEM.'),
-            sponsorshipValues: Type.Array(
-              Type.Object({
-                name: Type.Enum(['MARKETPLACE', 'MERCHANT', 'CHAIN'], { description: 'Its name as shown to people.' }),
-                amount: described(OdOrderPrice, 'The part of the discount this sponsor pays.'),
-                discountCode: described(Opt(Type.String()), 'The coupon code.'),
-              }),
-              { description: 'Who pays how much of the discount.' },
-            ),
+    discounts: Opt(
+      Type.Array(
+        Type.Object({
+          amount: described(OdOrderPrice, 'An amount of money.'),
+          target: Type.Enum(['CART', 'DELIVERY_FEE', 'ITEM'], {
+            description: 'What the discount applies to (CART, DELIVERY_FEE, ITEM).',
           }),
-        ),
+          targetId: described(Opt(Type.String()), 'The item the discount applies to, when target is ITEM.'),
+          sponsorshipValues: Type.Array(
+            Type.Object({
+              name: Type.Enum(['MARKETPLACE', 'MERCHANT', 'CHAIN'], { description: 'Its name as shown to people.' }),
+              amount: described(OdOrderPrice, 'The part of the discount this sponsor pays.'),
+              discountCode: described(Opt(Type.String()), 'The coupon code.'),
+            }),
+            { description: 'Who pays how much of the discount.' },
+          ),
+        }),
+        { description: 'Discounts applied.' },
       ),
-      'Discounts applied.',
     ),
     total: Type.Object(
       {
@@ -195,18 +191,18 @@ export const OdOrder = Type.Object(
         description: 'Not in Open Delivery (D38): once weighed, what the platform settles of a prepaid order',
       }),
     ),
-    taxInvoice: described(
-      Opt(
-        Type.Object({
+    taxInvoice: Opt(
+      Type.Object(
+        {
           issued: described(Opt(Type.Boolean()), 'Whether it was issued.'),
           taxInvoiceURL: described(Opt(Type.String()), 'Where to download it.'),
-        }),
+        },
+        { description: 'The tax invoice, once issued.' },
       ),
-      'The tax invoice, once issued.',
     ),
-    customer: described(
-      Opt(
-        Type.Object({
+    customer: Opt(
+      Type.Object(
+        {
           id: described(Uuid(), 'The customer’s id at the marketplace.'),
           name: Type.String({ description: 'The customer’s name.' }),
           documentNumber: described(Opt(Type.String()), 'The customer’s tax document (CPF/CNPJ) when given.'),
@@ -219,26 +215,27 @@ export const OdOrder = Type.Object(
           ),
           email: described(Opt(Type.String()), 'An email address.'),
           ordersCountOnMerchant: Type.Number({ description: 'How many orders the customer placed at this merchant.' }),
-        }),
+        },
+        { description: 'Who ordered.' },
       ),
-      'Who ordered.',
     ),
-    schedule: described(
-      Opt(
-        Type.Object({
+    schedule: Opt(
+      Type.Object(
+        {
           scheduledDateTimeStart: described(DateTime(), 'Start of the window.'),
           scheduledDateTimeEnd: described(DateTime(), 'End of the window.'),
-        }),
+        },
+        { description: 'For SCHEDULED orders: the delivery window.' },
       ),
-      'For SCHEDULED orders: the delivery window.',
     ),
-    orderPriority: described(
-      Opt(Type.Enum(['PRIORITY1', 'PRIORITY2', 'PRIORITY3', 'PRIORITY4', 'PRIORITY5'])),
-      'The order’s priority at the marketplace.',
+    orderPriority: Opt(
+      Type.Enum(['PRIORITY1', 'PRIORITY2', 'PRIORITY3', 'PRIORITY4', 'PRIORITY5'], {
+        description: 'The order’s priority at the marketplace.',
+      }),
     ),
-    delivery: described(
-      Opt(
-        Type.Object({
+    delivery: Opt(
+      Type.Object(
+        {
           deliveredBy: Type.Enum(['MERCHANT', 'MARKETPLACE'], {
             description: 'Who delivers: MERCHANT (the store’s courier) or MARKETPLACE (a logistics partner).',
           }),
@@ -246,26 +243,26 @@ export const OdOrder = Type.Object(
           estimatedDeliveryDateTime: described(DateTime(), 'When the customer expects the order.'),
           deliveryDateTime: described(Opt(DateTime()), 'When the order was delivered, or null.'),
           pickupCode: described(Opt(Type.String()), 'The code the courier gives to pick up.'),
-        }),
+        },
+        { description: 'Delivery details (DELIVERY orders).' },
       ),
-      'Delivery details (DELIVERY orders).',
     ),
-    takeout: described(
-      Opt(
-        Type.Object({
+    takeout: Opt(
+      Type.Object(
+        {
           mode: Type.Enum(['DEFAULT', 'PICKUP_AREA'], {
             description: 'DEFAULT or PICKUP_AREA (a pickup area is assigned later).',
           }),
           takeoutDateTime: described(DateTime(), 'When the customer will pick up.'),
-        }),
+        },
+        { description: 'Takeout details (TAKEOUT orders).' },
       ),
-      'Takeout details (TAKEOUT orders).',
     ),
-    sendPreparing: described(Opt(Type.Boolean()), 'Whether the platform wants PREPARING from the POS.'),
-    sendDelivered: described(Opt(Type.Boolean()), 'Whether the platform wants DELIVERED from the POS.'),
-    sendPickedUp: described(Opt(Type.Boolean()), 'Whether the platform wants PICKED_UP from the POS.'),
-    sendTracking: described(Opt(Type.Boolean()), 'Whether the platform wants tracking updates from the POS.'),
-    extraInfo: described(Opt(Type.String()), 'Free text from the customer about the order.'),
+    sendPreparing: Opt(Type.Boolean({ description: 'Whether the platform wants PREPARING from the POS.' })),
+    sendDelivered: Opt(Type.Boolean({ description: 'Whether the platform wants DELIVERED from the POS.' })),
+    sendPickedUp: Opt(Type.Boolean({ description: 'Whether the platform wants PICKED_UP from the POS.' })),
+    sendTracking: Opt(Type.Boolean({ description: 'Whether the platform wants tracking updates from the POS.' })),
+    extraInfo: Opt(Type.String({ description: 'Free text from the customer about the order.' })),
   },
   {
     description:

@@ -495,13 +495,16 @@ const Distance = Type.Unsafe<number | string>({
   minimum: 0,
   description: 'Meters: a number, or a decimal string as Open Delivery sends it',
 });
+const MessageForPeople = Type.Optional(Type.String({ description: 'A message for people.' }));
+const HappenedAt = described(When, 'When it happened.');
+
 export const DeliveryTrackingInfo = Type.Object({
   event: Type.Optional(
     Type.Object(
       {
         type: Type.Optional(Type.String({ description: 'The tracking event type (e.g. DELIVERY_ARRIVED).' })),
-        message: Type.Optional(Type.String({ description: 'A message for people.' })),
-        datetime: described(When, 'When it happened.'),
+        message: MessageForPeople,
+        datetime: HappenedAt,
       },
       { description: 'What happened (e.g. DELIVERY_ARRIVED) and a message.' },
     ),
@@ -510,8 +513,8 @@ export const DeliveryTrackingInfo = Type.Object({
     Type.Object(
       {
         reason: Type.Optional(Type.String({ description: 'Why, in words.' })),
-        message: Type.Optional(Type.String({ description: 'A message for people.' })),
-        datetime: described(When, 'When it happened.'),
+        message: MessageForPeople,
+        datetime: HappenedAt,
       },
       { description: 'A problem with the delivery, if any.' },
     ),

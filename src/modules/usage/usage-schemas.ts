@@ -4,6 +4,10 @@ import { ROUTE_GROUPS } from './route-groups.js';
 
 const Time = () => Type.Union([DateTime(), Type.Null()]);
 
+const RouteGroup = Type.Enum([...ROUTE_GROUPS], {
+  description: 'poll, acknowledge, orders-read, order-actions, catalog, onboarding or other.',
+});
+
 export const PresenceStateSchema = Type.Enum(['online', 'late', 'offline', 'never'], {
   description:
     'online: seen within the late threshold; late: within the offline threshold; offline: longer; never: not seen',
@@ -25,9 +29,7 @@ export const KeyUsage = Type.Object({
   presence: described(KeyPresence, 'When the key last did each thing.'),
   groups: Type.Array(
     Type.Object({
-      group: Type.Enum([...ROUTE_GROUPS], {
-        description: 'poll, acknowledge, orders-read, order-actions, catalog, onboarding or other.',
-      }),
+      group: RouteGroup,
       requests: Type.Integer({ description: 'Requests.' }),
       errors4xx: Type.Integer({ description: 'answers 400–499 except 429' }),
       throttled: Type.Integer({ description: 'answers 429 (D23)' }),
@@ -40,9 +42,7 @@ export const KeyUsage = Type.Object({
   hourly: Type.Array(
     Type.Object({
       hour: DateTime({ description: 'The hour (UTC).' }),
-      group: Type.Enum([...ROUTE_GROUPS], {
-        description: 'poll, acknowledge, orders-read, order-actions, catalog, onboarding or other.',
-      }),
+      group: RouteGroup,
       requests: Type.Integer({ description: 'Requests.' }),
       errors4xx: Type.Integer({ description: '4xx answers (the POS’s mistakes).' }),
       throttled: Type.Integer({ description: '429 answers (rate limited).' }),

@@ -5,7 +5,7 @@
 // upload, and the outgoing webhooks (webhooks.ts). Decision numbers are taken out of every text:
 // a reader of the reference cannot open them.
 import { MERCHANT_UPDATE_BODY } from './merchant-update.js';
-import { applyRequestRules } from './request-rules.js';
+import { applyRequestRules, forEachObject } from './request-rules.js';
 import { EVENT_CATALOG_EXTENSION, openApiWebhooks } from './webhooks.js';
 
 type Json = Record<string, unknown>;
@@ -290,16 +290,9 @@ function sampleString(s: Json, name: string, parent: string): string {
 
 /** Takes the decision numbers out of every description in a schema (the fields' own, from TypeBox). */
 function describeFields(schema: unknown): void {
-  if (Array.isArray(schema)) {
-    for (const s of schema) describeFields(s);
-    return;
-  }
-  if (!schema || typeof schema !== 'object') return;
-  const s = schema as Json;
-  if (typeof s.description === 'string') s.description = withoutDecisionNumbers(s.description);
-  for (const value of Object.values(s)) {
-    if (value && typeof value === 'object') describeFields(value);
-  }
+  forEachObject(schema, (s) => {
+    if (typeof s.description === 'string') s.description = withoutDecisionNumbers(s.description);
+  });
 }
 
 function completeContent(content: Json | undefined, fallbackExample?: unknown): void {

@@ -222,14 +222,20 @@ function homologationRules(op: Json): void {
  * and goes on, so the document must not say they are refused (D34).
  */
 function allowUnknownFields(node: unknown): void {
+  forEachObject(node, (schema) => {
+    if (schema.additionalProperties === false) delete schema.additionalProperties;
+  });
+}
+
+/** Calls `visit` on every object inside `node` (arrays walked through), the outer ones first. */
+export function forEachObject(node: unknown, visit: (object: Json) => void): void {
   if (Array.isArray(node)) {
-    for (const n of node) allowUnknownFields(n);
+    for (const n of node) forEachObject(n, visit);
     return;
   }
   if (!node || typeof node !== 'object') return;
-  const schema = node as Json;
-  if (schema.additionalProperties === false) delete schema.additionalProperties;
-  for (const value of Object.values(schema)) allowUnknownFields(value);
+  visit(node as Json);
+  for (const value of Object.values(node)) forEachObject(value, visit);
 }
 
 /** Completes one operation's request side (openapi-docs/complete.ts calls it first). */
