@@ -1,9 +1,9 @@
 // GET /v1/developer/requests and /v1/developer/webhooks: what a POS developer reads
 // about its own integration with its own token.
 import { Type } from 'typebox';
-import { DateTime, Uuid } from '../../lib/schemas.js';
+import { DateTime, Uuid, withFieldDescriptions } from '../../lib/schemas.js';
 import { REQUEST_LOG_BODY_BYTES, REQUEST_LOG_HOURS, REQUEST_LOG_KEEP } from '../usage/index.js';
-import { DeliveryStatus, EndpointHealth } from '../webhooks/index.js';
+import { DeliveryStatus, EndpointHealth, WebhookAttempt } from '../webhooks/index.js';
 
 export const RequestLogQuery = Type.Object({
   limit: Type.Optional(
@@ -108,19 +108,15 @@ const DeveloperAttempt = Type.Object(
       ...DeliveryStatus,
       description: 'Where the delivery stands now: PENDING (retries left), DELIVERED or FAILED.',
     },
-    attemptNo: Type.Integer({ description: 'Which attempt of the delivery (1 = the first).' }),
-    at: DateTime({ description: 'When the attempt started.' }),
-    statusCode: Type.Union([Type.Integer(), Type.Null()], {
-      description: 'What your endpoint answered, or null when it did not answer.',
-    }),
-    error: Type.Union([Type.String(), Type.Null()], {
-      description: 'Why the attempt failed (HTTP 500, timeout, connection refused…), or null.',
-    }),
-    durationMs: Type.Integer({ description: 'How long the attempt took, in milliseconds.' }),
-    target: Type.Union([Type.String(), Type.Null()], { description: 'The URL the attempt was sent to.' }),
-    responseSnippet: Type.Union([Type.String(), Type.Null()], {
-      description: 'The start of what your endpoint answered (at most 1 KB), or null.',
-    }),
+    // The attempt as operators see it (webhooks' WebhookAttempt), in the POS developer's words.
+    ...withFieldDescriptions(WebhookAttempt, {
+      attemptNo: 'Which attempt of the delivery (1 = the first).',
+      at: 'When the attempt started.',
+      statusCode: 'What your endpoint answered, or null when it did not answer.',
+      error: 'Why the attempt failed (HTTP 500, timeout, connection refused…), or null.',
+      target: 'The URL the attempt was sent to.',
+      responseSnippet: 'The start of what your endpoint answered (at most 1 KB), or null.',
+    }).properties,
   },
   { description: 'One webhook attempt to the merchant’s endpoint.' },
 );

@@ -2,7 +2,7 @@
 // a key with the opendelivery profile, and the bodies of the order actions. Written from the
 // standard's descriptions. The standard has no nullable field: a value it lacks is left out, and
 // a POS validating against it rejects `null` where a string is expected.
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import { described } from '../../lib/schemas.js';
 import { OD_DENY_CANCELLATION_CODES, OdEventTypeEnum } from './event-schemas.js';
 import { odStreetAddress } from './merchant-schemas.js';
@@ -70,6 +70,20 @@ export const OD_PAYMENT_METHODS = [
   'OTHER',
 ] as const;
 export const OdPaymentMethodEnum = Type.Enum(OD_PAYMENT_METHODS);
+
+/**
+ * How an order is paid: the same three fields in Open Delivery's Order and in the spec's order
+ * (spec 2.6), each dialect with its own payment method object.
+ */
+export const OrderPayments = <M extends TSchema>(method: M) =>
+  Type.Object(
+    {
+      prepaid: Type.Number({ description: 'Amount already paid online.' }),
+      pending: Type.Number({ description: 'Amount to be collected on delivery.' }),
+      methods: Type.Array(method, { description: 'The payment methods used.' }),
+    },
+    { description: 'How the order is paid.' },
+  );
 
 const OdPaymentMethod = Type.Object({
   value: Type.Number({ description: 'The amount.' }),
@@ -178,14 +192,7 @@ export const OdOrder = Type.Object(
       },
       { description: 'The order’s totals.' },
     ),
-    payments: Type.Object(
-      {
-        prepaid: Type.Number({ description: 'Amount already paid online.' }),
-        pending: Type.Number({ description: 'Amount to be collected on delivery.' }),
-        methods: Type.Array(OdPaymentMethod, { description: 'The payment methods used.' }),
-      },
-      { description: 'How the order is paid.' },
-    ),
+    payments: OrderPayments(OdPaymentMethod),
     weighingAdjustment: Opt(
       Type.Object(OdOrderPrice.properties, {
         description: 'Not in Open Delivery (D38): once weighed, what the platform settles of a prepaid order',

@@ -9,6 +9,7 @@ import {
   OD_REQUEST_CANCELLATION_CODES,
   OdPaymentMethodEnum,
   OdRequestCancellationCode,
+  OrderPayments,
 } from '../opendelivery/index.js';
 import { ORDER_STATUSES } from './order-state.js';
 
@@ -162,14 +163,7 @@ const orderProperties = {
     },
     { description: 'Who ordered.' },
   ),
-  payments: Type.Object(
-    {
-      prepaid: Type.Number({ description: 'Amount already paid online.' }),
-      pending: Type.Number({ description: 'Amount to be collected on delivery.' }),
-      methods: Type.Array(PaymentMethod, { description: 'The payment methods used.' }),
-    },
-    { description: 'How the order is paid.' },
-  ),
+  payments: OrderPayments(PaymentMethod),
   /** D38: once weighed, what the platform settles of a prepaid order (+ to charge, − to refund). */
   weighingAdjustment: Type.Optional(
     described(

@@ -8,6 +8,15 @@ const RouteGroup = Type.Enum([...ROUTE_GROUPS], {
   description: 'poll, acknowledge, orders-read, order-actions, catalog, onboarding or other.',
 });
 
+/** A route group's request counts, in the totals and per hour (each words its error columns its own way). */
+const requestCounts = (errors4xx: string, throttled: string) => ({
+  group: RouteGroup,
+  requests: Type.Integer({ description: 'Requests.' }),
+  errors4xx: Type.Integer({ description: errors4xx }),
+  throttled: Type.Integer({ description: throttled }),
+  errors5xx: Type.Integer({ description: '5xx answers.' }),
+});
+
 export const PresenceStateSchema = Type.Enum(['online', 'late', 'offline', 'never'], {
   description:
     'online: seen within the late threshold; late: within the offline threshold; offline: longer; never: not seen',
@@ -29,11 +38,7 @@ export const KeyUsage = Type.Object({
   presence: described(KeyPresence, 'When the key last did each thing.'),
   groups: Type.Array(
     Type.Object({
-      group: RouteGroup,
-      requests: Type.Integer({ description: 'Requests.' }),
-      errors4xx: Type.Integer({ description: 'answers 400–499 except 429' }),
-      throttled: Type.Integer({ description: 'answers 429 (D23)' }),
-      errors5xx: Type.Integer({ description: '5xx answers.' }),
+      ...requestCounts('answers 400–499 except 429', 'answers 429 (D23)'),
       meanLatencyMs: Type.Integer({ description: 'Mean answer time in ms.' }),
       maxLatencyMs: Type.Integer({ description: 'Slowest answer in ms.' }),
     }),
@@ -42,11 +47,7 @@ export const KeyUsage = Type.Object({
   hourly: Type.Array(
     Type.Object({
       hour: DateTime({ description: 'The hour (UTC).' }),
-      group: RouteGroup,
-      requests: Type.Integer({ description: 'Requests.' }),
-      errors4xx: Type.Integer({ description: '4xx answers (the POS’s mistakes).' }),
-      throttled: Type.Integer({ description: '429 answers (rate limited).' }),
-      errors5xx: Type.Integer({ description: '5xx answers.' }),
+      ...requestCounts('4xx answers (the POS’s mistakes).', '429 answers (rate limited).'),
     }),
     { description: 'The same per hour.' },
   ),
