@@ -51,6 +51,9 @@ export interface OperatorAccess {
   auditAction?: string;
 }
 
+/** A read the marketplace's own systems make too (D36): viewers and the `platform` role. */
+export const READ_WITH_PLATFORM: OperatorAccess = { role: 'viewer', platform: true };
+
 /**
  * /v1: the merchant integration's bearer token (spec 5.1), checked by the /v1 scope before the
  * route; the request counts against the key's `read` or `write` budget (D23).

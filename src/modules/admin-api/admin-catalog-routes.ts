@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, type TSchema, Type } from 'typebox';
 import { sendPage } from '../../lib/pagination.js';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, READ_WITH_PLATFORM } from '../../lib/route-declaration.js';
 import { described, errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import {
   type CatalogService,
@@ -99,7 +99,7 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<{
     declareRoute({
       method: 'GET',
       url: '/merchants/:merchantId/catalogSyncs',
-      access: { role: 'viewer', platform: true },
+      access: READ_WITH_PLATFORM,
       summary: 'Catalog sync history, newest first, a page at a time: status, moreInfo, structured details, times',
       description:
         'Every catalog sync of the merchant (uploads, pulls, Open Delivery notifications), newest first, with ' +

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, READ_WITH_PLATFORM } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid, withFieldDescriptions } from '../../lib/schemas.js';
 import { type CatalogService, CutView, productView, productViewFields } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
@@ -48,7 +48,7 @@ const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: 
     declareRoute({
       method: 'GET',
       url: '/merchants/:merchantId/products/:productId',
-      access: { role: 'viewer', platform: true },
+      access: READ_WITH_PLATFORM,
       summary: 'A product with its cuts and spices (D37)',
       description:
         'One product of the merchant with its cuts and spices, in the order they were added. Errors: 404 for ' +
@@ -72,7 +72,7 @@ const routes: FastifyPluginAsyncTypebox<{ merchants: MerchantsService; catalog: 
     declareRoute({
       method: 'GET',
       url: '/merchants/:merchantId/products/:productId/cuts',
-      access: { role: 'viewer', platform: true },
+      access: READ_WITH_PLATFORM,
       summary: 'The cuts of a product, in the order they were added (D37)',
       description: 'The cuts of one product (each with its spice or null), in the order they were added. Errors: 404.',
       schema: readByPath(

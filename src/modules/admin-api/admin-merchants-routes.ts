@@ -4,7 +4,7 @@ import { sendCreatedSecret } from '../../lib/answers.js';
 import { notFound } from '../../lib/errors.js';
 import { toNumber } from '../../lib/money.js';
 import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, READ_WITH_PLATFORM } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid, withFieldDescriptions } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
 import type { SyncView } from '../catalog/index.js';
@@ -81,7 +81,7 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
     declareRoute({
       method: 'GET',
       url: '/merchants',
-      access: { role: 'viewer', platform: true },
+      access: READ_WITH_PLATFORM,
       summary: 'List merchants, oldest first, a page at a time; search by name, id or POS code',
       description: `${PAGED_LIST} \`q\` matches part of the name (any case) or exactly the id or the POS code.`,
       schema: {
@@ -109,7 +109,7 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
     declareRoute({
       method: 'GET',
       url: '/merchants/:merchantId',
-      access: { role: 'viewer', platform: true },
+      access: READ_WITH_PLATFORM,
       summary: 'A merchant with onboarding settings, integration keys and last catalog sync',
       description:
         'A merchant with its onboarding settings (webhook URL and whether it is disabled, catalog endpoint), ' +

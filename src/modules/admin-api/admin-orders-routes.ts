@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
 import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, READ_WITH_PLATFORM } from '../../lib/route-declaration.js';
 import {
   DateTime,
   described,
@@ -175,7 +175,7 @@ export const adminOrdersRoutes: FastifyPluginAsyncTypebox<AdminOrdersDeps> = asy
     declareRoute({
       method: 'GET',
       url: '/merchants/:merchantId/orders',
-      access: { role: 'viewer', platform: true },
+      access: READ_WITH_PLATFORM,
       summary: "A merchant's orders, newest first, a page at a time; search by id or display id",
       description: 'A page of the merchant’s orders, newest first, with status and last event. Errors: 404.',
       schema: {
@@ -195,7 +195,7 @@ export const adminOrdersRoutes: FastifyPluginAsyncTypebox<AdminOrdersDeps> = asy
     declareRoute({
       method: 'GET',
       url: '/orders',
-      access: { role: 'viewer', platform: true },
+      access: READ_WITH_PLATFORM,
       summary: "Every merchant's orders, newest first, a page at a time; filter by merchant and status",
       description: PAGING,
       schema: {
@@ -220,7 +220,7 @@ export const adminOrdersRoutes: FastifyPluginAsyncTypebox<AdminOrdersDeps> = asy
     declareRoute({
       method: 'GET',
       url: '/orders/:orderId',
-      access: { role: 'viewer', platform: true },
+      access: READ_WITH_PLATFORM,
       summary: 'An order with its delivery code, event timeline, tracking, weighings, logistics updates and webhooks',
       description:
         'Everything about an order for support: the order with its delivery code, every event and who ' +

@@ -1,7 +1,7 @@
 // GET /admin/v1/feed (D36, operator-api.md#third-round-the-platform-feed-cuts-weighing): the
 // platform feed over HTTP, paged by cursor, filtered by kind and merchant, with a long poll.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { declareRoute } from '../../lib/route-declaration.js';
+import { declareRoute, READ_WITH_PLATFORM } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
 import { FeedPage, FeedQuery } from './feed-schemas.js';
 import type { FeedService } from './feed-service.js';
@@ -11,7 +11,7 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ feed: FeedService }> = asyn
     declareRoute({
       method: 'GET',
       url: '/feed',
-      access: { role: 'viewer', platform: true },
+      access: READ_WITH_PLATFORM,
       summary:
         'The platform feed (D36): every order event and change of merchants, catalogs and webhook endpoints, in order; follow `next`',
       description:
