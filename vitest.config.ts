@@ -98,6 +98,10 @@ const onceOnly = [
   'test/foundation/getting-started-guide.test.ts',
   'test/operators-access/config.test.ts',
   'test/opendelivery/od-openapi-distances.test.ts',
+  // The client's upload types held to the upload schema (a type check), and console form parsing
+  // with its messages: nothing either does depends on the database.
+  'test/catalog/upload-client-types.test.ts',
+  'test/console/console-forms.test.ts',
   // Request shapes of real clients against the HTTP layer (parsing, filters, 405, Content-Type).
   'test/opendelivery/od-real-clients.test.ts',
   'test/security/request-parsing.test.ts',
