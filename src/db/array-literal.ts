@@ -2,10 +2,10 @@
 // statement (usage and presence, every few seconds per API process). node-postgres turns a
 // JavaScript array into a literal by quoting and escaping every element with two regular
 // expressions, and a Date by formatting it first: in the poll storm that was an eighth of an
-// API process's CPU (docs/benchmarks.md, "The poll storm's CPU"). Values that cannot hold a
-// quote, a comma or a brace (ids, finite numbers, plain names) need none of it; anything else is
-// refused rather than sent, since an unescaped comma would shift every later value of the
-// statement.
+// API process's CPU (docs/benchmarks.md, "Figures of 2026-11-28, 05:15–05:38 UTC"). Values that
+// cannot hold a quote, a comma or a brace (ids, finite numbers, plain names) need none of it;
+// anything else is refused rather than sent, since an unescaped comma would shift every later
+// value of the statement.
 
 const PLAIN = /^[A-Za-z0-9_.:-]+$/;
 
