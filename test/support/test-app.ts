@@ -68,7 +68,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     database,
     config,
     async close() {
-      await app.close();
+      // A connection busy when the close begins turns idle once its answer is out, and Node then
+      // keeps it for Fastify's 72 s keep-alive: closing idle ones again until the app is closed,
+      // as src/server.ts does on a stop (a listening app's afterAll once waited out a 60 s hook).
+      const closingIdle = setInterval(() => app.server.closeIdleConnections(), 50);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(closingIdle);
+      }
       await services.events.stop();
       await services.auth.stop();
       if (!options.database) await database.close();
