@@ -33,6 +33,7 @@ import { cpuMeter, fmt, machine, postgresPids, processCpuMs, processesNamed, rep
 const KEYS = Number(process.env.BENCH_STORM_KEYS ?? 100_000);
 const RATE = Number(process.env.BENCH_STORM_RATE ?? 3_300);
 const SECONDS = Number(process.env.BENCH_STORM_SEC ?? Math.ceil(KEYS / RATE));
+const FLOOR_PHASE = 'GET /health/live at the same rate (what any request costs this host)';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/9';
 const SECRET = 'bench-secret-key-0123456789abcdefghijklmnopqrstu';
 const base =
@@ -128,9 +129,14 @@ try {
     });
   }
 
+  // Last, the service's own /health/live at the same rate over the same connections: what any
+  // request costs this host under this load (sockets, HTTP, the event loop), beside which the
+  // poll's own share reads apart from the host's speed (figures moved by half between runs an
+  // hour apart on one machine).
   const phases = [
     { name: 'first pass (tokens new to the processes)', seconds: SECONDS },
     { name: 'second pass (tokens cached)', seconds: SECONDS },
+    { name: FLOOR_PHASE, seconds: Math.min(SECONDS, 15), path: '/health/live' },
   ];
   const load = spawn(
     process.execPath,
@@ -172,7 +178,7 @@ try {
     `machine: ${machine()}; PostgreSQL + Redis (${REDIS_URL}); 2 API processes; ${fmt(KEYS)} keys ` +
       `(set up in ${fmt(setupSec, 1)} s); target ${fmt(RATE)} polls/s, ${SECONDS} s per phase, open loop, ≤ 512 in flight`,
   );
-  for (const r of results as Array<{
+  type PhaseResult = {
     name: string;
     completedPerSec: number;
     p50: number;
@@ -186,26 +192,34 @@ try {
     cpuMs: number;
     postgresMs: number;
     redisMs: number;
-  }>) {
-    const answered = (r.statuses['204'] ?? 0) + (r.statuses['200'] ?? 0);
+  };
+  const answeredOf = (r: PhaseResult) => (r.statuses['204'] ?? 0) + (r.statuses['200'] ?? 0);
+  const floor = (results as PhaseResult[]).find((r) => r.name === FLOOR_PHASE);
+  const floorUs = floor
+    ? ((floor.cpuMs + floor.postgresMs + floor.redisMs) / Math.max(1, answeredOf(floor))) * 1000
+    : NaN;
+  for (const r of results as PhaseResult[]) {
+    const answered = answeredOf(r);
     // Failed answers (anything but 200/204, or none) are errors; polls the generator could not
     // send on schedule (512 already in flight) are counted apart: the service fell behind.
     const errors = r.sent - answered;
+    const noun = r === floor ? 'request' : 'poll';
     console.log(
-      `${r.name}, ${fmt(r.keys)} distinct keys: ${fmt(r.completedPerSec)} polls/s answered; latency from the scheduled time p50 ${fmt(r.p50, 1)} ms, ` +
+      `${r.name}, ${fmt(r.keys)} distinct keys: ${fmt(r.completedPerSec)} ${noun}s/s answered; latency from the scheduled time p50 ${fmt(r.p50, 1)} ms, ` +
         `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max)} ms; answers ${JSON.stringify(r.statuses)}; not sent on time ${r.missed}${lateSeconds(r.missedBySecond)}; ` +
-        `CPU of the API processes ${fmt((r.cpuMs / Math.max(1, answered)) * 1000, 0)} µs per poll ` +
+        `CPU of the API processes ${fmt((r.cpuMs / Math.max(1, answered)) * 1000, 0)} µs per ${noun} ` +
         `(PostgreSQL ${fmt((r.postgresMs / Math.max(1, answered)) * 1000, 0)} µs, Redis ${fmt((r.redisMs / Math.max(1, answered)) * 1000, 0)} µs)`,
     );
     // CPU per poll by process, and all of them together (goal ≤ 150 µs once tokens and
     // keys are known, the second pass; the first pass verifies every token and reads every key).
     const perPoll = (ms: number) => (ms / Math.max(1, answered)) * 1000;
     const total = perPoll(r.cpuMs + r.postgresMs + r.redisMs);
+    if (r === floor) continue;
     const steady = r.name.startsWith('second');
     const sustained = r.completedPerSec >= RATE * 0.98 && errors === 0 && r.missed === 0;
     reportRow({
       workload: `poll storm, ${r.name}: ${fmt(KEYS)} keys, 2 API processes, PostgreSQL + Redis`,
-      baseline: `target ${fmt(RATE)} polls/s`,
+      baseline: `target ${fmt(RATE)} polls/s; GET /health/live at that rate ${fmt(floorUs)} µs CPU/request`,
       now:
         `${fmt(r.completedPerSec)}/s, p99 ${fmt(r.p99)} ms, CPU/poll ${fmt(total)} µs (API ${fmt(perPoll(r.cpuMs))}, ` +
         `PostgreSQL ${fmt(perPoll(r.postgresMs))}, Redis ${fmt(perPoll(r.redisMs))}), ${errors} errors, ${r.missed} not sent on time`,

@@ -1,8 +1,9 @@
 // Child process of bench/poll-storm.ts: the load generator, in a process of its own. Open loop:
 // polls are scheduled at a fixed rate (not "as fast as answers come back"), rotating over the
-// tokens and alternating the API processes; latency counts from the scheduled time, so a server
-// that falls behind shows it in the p99 instead of silently slowing the generator. At most
-// `maxInFlight` polls are outstanding; a poll that cannot be sent on time is counted as missed.
+// tokens, each key always on the same one of the API processes; latency counts from the
+// scheduled time, so a server that falls behind shows it in the p99 instead of silently slowing
+// the generator. At most `maxInFlight` polls are outstanding; a poll that cannot be sent on time
+// is counted as missed.
 // Input: one JSON argument; output: one JSON line of results per phase.
 import { readFileSync } from 'node:fs';
 import { Pool } from 'undici';
@@ -11,7 +12,8 @@ const opts = JSON.parse(process.argv[2] as string) as {
   urls: string[];
   tokensFile: string;
   rate: number;
-  phases: Array<{ name: string; seconds: number }>;
+  /** `path` other than the poll: the same load on another route (the floor of any request). */
+  phases: Array<{ name: string; seconds: number; path?: string }>;
   maxInFlight: number;
 };
 const tokens = readFileSync(opts.tokensFile, 'utf8').split('\n').filter(Boolean);
@@ -21,7 +23,7 @@ let next = 0;
 // even when the first pass could not reach every key in its time.
 let reached = tokens.length;
 
-async function phase(name: string, seconds: number) {
+async function phase(name: string, seconds: number, path = '/v1/events:polling') {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let inFlight = 0;
@@ -37,12 +39,15 @@ async function phase(name: string, seconds: number) {
   const pending: Promise<void>[] = [];
   const fire = (due: number) => {
     const i = next++;
+    // A key polls the same process every time (as a POS on its keep-alive connection does): with
+    // the poll's number instead, an odd number of keys sent a key's next round to the other
+    // process, where its token was new, and "tokens cached" was not true of every poll.
     const token = tokens[i % keys] as string;
-    const pool = pools[i % pools.length] as Pool;
+    const pool = pools[(i % keys) % pools.length] as Pool;
     inFlight++;
     sent++;
     const p = pool
-      .request({ path: '/v1/events:polling', method: 'GET', headers: { authorization: `Bearer ${token}` } })
+      .request({ path, method: 'GET', headers: { authorization: `Bearer ${token}` } })
       .then(async (res) => {
         await res.body.dump();
         statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
@@ -92,5 +97,5 @@ async function phase(name: string, seconds: number) {
   };
 }
 
-for (const p of opts.phases) process.stdout.write(`${JSON.stringify(await phase(p.name, p.seconds))}\n`);
+for (const p of opts.phases) process.stdout.write(`${JSON.stringify(await phase(p.name, p.seconds, p.path))}\n`);
 await Promise.all(pools.map((p) => p.close()));

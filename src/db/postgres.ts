@@ -108,7 +108,7 @@ export function openPostgres(options: PostgresOptions): Db {
  * The least time between two `caughtUp` round trips of one listening connection, unless
  * CAUGHT_UP_BATCH calls are already waiting: a poll waits at most this long for its turn.
  */
-export const CAUGHT_UP_GAP_MS = 1;
+export const CAUGHT_UP_GAP_MS = 5;
 /** Calls that start a round trip at once (the one before it answered): a busy process does not wait out the gap. */
 export const CAUGHT_UP_BATCH = 16;
 
@@ -217,7 +217,8 @@ function listenWithReconnect(
     if (scheduled || inFlight) return;
     scheduled = true;
     const wait = lastSentAt + CAUGHT_UP_GAP_MS - performance.now();
-    if (wait > 0) gapTimer = setTimeout(roundTrip, wait);
+    // Whole milliseconds up: a timer of 4.3 ms may fire after 4.
+    if (wait > 0) gapTimer = setTimeout(roundTrip, Math.ceil(wait));
     else setImmediate(roundTrip);
   };
   const caughtUp = () =>

@@ -162,11 +162,14 @@ const MAX_KNOWN_KEYS = 100_000;
  * A hit is answered at once, without waiting for Redis, when the count Redis gave for its key less
  * than a second ago, plus this process's hits still on their way, stays within half the key's
  * limit; it is still counted in Redis (sent with the key's other such hits within LOCAL_SEND_MS),
- * and Redis's answer teaches the store the new count. Near the
- * limit, for a key not seen lately, or after a failed call, a hit waits for Redis as before, so
- * the 429 itself is always decided on the shared count. What this gives up: a burst of
- * more than half a key's limit within one second on other processes can let this process pass up
- * to half the limit more in that second (docs/adr/0013-rate-limit-answered-from-the-last-count.md).
+ * and Redis's answer teaches the store the new count. A key heard of more than a second ago (a POS
+ * polling every 30 s) has one hit at a time answered so, from the count last heard while it was in
+ * the lower half of the limit, or from none once its window has ended. Near the limit, for a key
+ * never heard of, or after a failed call, a hit waits for Redis as before, so a 429 is always
+ * decided on the shared count. What this gives up: a burst of more than half a key's limit within
+ * one second on other processes can let this process pass up to half the limit more in that
+ * second, and a key taken past its limit elsewhere since this process last heard of it gets one
+ * request more here (docs/adr/0013-rate-limit-answered-from-the-last-count.md).
  */
 export function createRedisStore(redis: Redis, options: { now?: () => number } = {}): RateLimitStore {
   const client = defineHitCommand(redis);
@@ -265,17 +268,28 @@ export function createRedisStore(redis: Redis, options: { now?: () => number } =
     unsent.clear();
   };
 
+  /**
+   * The count a hit of a known key may be answered from at once, or undefined (it waits for
+   * Redis). Fresh (heard less than LOCAL_FRESH_MS ago): the count plus this process's hits on
+   * their way, in the key's window. Stale: one hit at a time (none of this process's on their way),
+   * from the count last heard, or none if that window has ended; Redis's answer to that hit makes
+   * the key fresh again (docs/adr/0013-rate-limit-answered-from-the-last-count.md, "A stale count").
+   */
+  const answerableFrom = (k: Known, t: number): number | undefined => {
+    const windowLeft = k.resetAt - t;
+    if (t - k.seenAt < LOCAL_FRESH_MS) return windowLeft > LOCAL_FRESH_MS ? k.count + k.local : undefined;
+    if (k.local > 0) return undefined;
+    if (windowLeft > LOCAL_FRESH_MS) return k.count;
+    return windowLeft < 0 ? 0 : undefined;
+  };
+
   return {
     hit(key, windowMs, limit) {
       const k = limit === undefined ? undefined : known.get(key);
       const t = now();
-      if (
-        k &&
-        limit !== undefined &&
-        t - k.seenAt < LOCAL_FRESH_MS &&
-        k.resetAt - t > LOCAL_FRESH_MS &&
-        (k.count + k.local + 1) * 2 <= limit
-      ) {
+      const before = k === undefined ? undefined : answerableFrom(k, t);
+      if (k && limit !== undefined && before !== undefined && (before + 1) * 2 <= limit) {
+        const windowLeft = k.resetAt - t;
         k.local += 1;
         const u = unsent.get(key);
         if (u && u.known === k) u.n += 1;
@@ -288,7 +302,8 @@ export function createRedisStore(redis: Redis, options: { now?: () => number } =
           sendTimer = setTimeout(sendUnsent, LOCAL_SEND_MS);
           sendTimer.unref();
         }
-        return { count: k.count + k.local, resetMs: k.resetAt - t };
+        // A window that has ended starts again with this hit (the script sets its expiry).
+        return windowLeft < 0 ? { count: 1, resetMs: windowMs } : { count: before + 1, resetMs: windowLeft };
       }
       // The key's hits answered at once go first: Redis counts a process's hits in their order.
       const u = unsent.get(key);

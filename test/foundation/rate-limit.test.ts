@@ -114,17 +114,77 @@ if (redisUrl) {
           expect((await hit).count).toBe(i);
         }
         expect(kinds).toEqual(['at once', 'at once', 'at once', 'at once', ...Array(7).fill('waited')]);
-        // A key far from its limit, but heard of more than a second ago: it waits too.
-        const other = `stale-${randomUUID()}`;
-        expect(await store.hit(other, 60_000, 100)).toMatchObject({ count: 1 });
-        expect(store.hit(other, 60_000, 100)).not.toBeInstanceOf(Promise);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        now += 1_001;
-        const late = store.hit(other, 60_000, 100);
-        expect(late).toBeInstanceOf(Promise);
-        expect(await late).toMatchObject({ count: 3 });
+        // A key never heard of waits, whatever the limit.
+        const unknown = store.hit(`never-${randomUUID()}`, 60_000, 100);
+        expect(unknown).toBeInstanceOf(Promise);
+        expect(await unknown).toMatchObject({ count: 1 });
       } finally {
         redis.disconnect();
+      }
+    });
+
+    it('answers one hit at a time from a count heard more than a second ago (a POS polling every 30 s)', async () => {
+      const redis = await openRedisClient(redisUrl);
+      try {
+        expect(await prepareRedisStore(redis, { waitMs: 10_000, timeoutMs: 1_000 })).toBeNull();
+        let now = Date.now();
+        const store = createRedisStore(redis, { now: () => now });
+        const key = `stale-${randomUUID()}`;
+        expect(await store.hit(key, 60_000, 100)).toMatchObject({ count: 1 });
+        now += 30_000;
+        // Stale, in the lower half: at once, with the count to expect and the window's time left.
+        const poll = store.hit(key, 60_000, 100);
+        expect(poll).not.toBeInstanceOf(Promise);
+        expect(poll).toMatchObject({ count: 2 });
+        expect((poll as { resetMs: number }).resetMs).toBeLessThanOrEqual(30_000);
+        // One at a time: until Redis has counted it, the next hit of the key waits.
+        const next = store.hit(key, 60_000, 100);
+        expect(next).toBeInstanceOf(Promise);
+        expect(await next).toMatchObject({ count: 3 });
+        // Redis's answers made the key fresh: answered at once again.
+        expect(store.hit(key, 60_000, 100)).not.toBeInstanceOf(Promise);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        // Redis counted every hit, the ones answered at once too.
+        expect(await redis.get(`cleaver:rl:${key}`)).toBe('4');
+        // A key whose window has ended: at once, counted from a new window, and counted there.
+        const brief = `brief-${randomUUID()}`;
+        expect(await store.hit(brief, 200, 100)).toMatchObject({ count: 1 });
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        now += 1_500;
+        expect(store.hit(brief, 200, 100)).toEqual({ count: 1, resetMs: 200 });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(await redis.get(`cleaver:rl:${brief}`)).toBe('1');
+      } finally {
+        redis.disconnect();
+      }
+    });
+
+    it('a key taken past its limit by another process since this one heard of it: one request more here, then 429s', async () => {
+      const [ra, rb] = [await openRedisClient(redisUrl), await openRedisClient(redisUrl)];
+      try {
+        for (const r of [ra, rb]) expect(await prepareRedisStore(r, { waitMs: 10_000, timeoutMs: 1_000 })).toBeNull();
+        let now = Date.now();
+        const [a, b] = [createRedisStore(ra, { now: () => now }), createRedisStore(rb)];
+        const key = `elsewhere-${randomUUID()}`;
+        expect(await a.hit(key, 60_000, 10)).toMatchObject({ count: 1 });
+        // The other process takes the key to its limit and past it (each hit waits: upper half).
+        for (let i = 2; i <= 12; i++) expect((await b.hit(key, 60_000, 10)).count).toBe(i);
+        now += 1_500;
+        const extra = a.hit(key, 60_000, 10);
+        expect(extra).toEqual(expect.objectContaining({ count: 2 }));
+        expect(extra).not.toBeInstanceOf(Promise);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        // Its answer taught the shared count: now and a second later, every hit waits and is over.
+        const refused = a.hit(key, 60_000, 10);
+        expect(refused).toBeInstanceOf(Promise);
+        expect(await refused).toMatchObject({ count: 14 });
+        now += 1_500;
+        const later = a.hit(key, 60_000, 10);
+        expect(later).toBeInstanceOf(Promise);
+        expect(await later).toMatchObject({ count: 15 });
+      } finally {
+        ra.disconnect();
+        rb.disconnect();
       }
     });
 
