@@ -48,6 +48,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** The longest `cleaver listen` long-poll waits (POST /v1/sandbox/listen); only tests lower it. */
   listenMaxWaitSec: number;
+  /** The longest `wait` of GET /admin/v1/feed (at most its documented 30 s); only tests lower it. */
+  feedMaxWaitSec: number;
   /** An endpoint failing longer than this is disabled until re-registered (0: never). */
   webhookDisableAfterHours: number;
   /**
@@ -299,6 +301,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookLeaseSec: readInt(env, 'CLEAVER_WEBHOOK_LEASE_SEC', 60, 1, 3600),
     webhookTimeoutMs: 15_000,
     listenMaxWaitSec: 25,
+    feedMaxWaitSec: 30,
     webhookDisableAfterHours: readInt(env, 'CLEAVER_WEBHOOK_DISABLE_AFTER_HOURS', 72, 0, 24 * 365),
     homologationTimingEnv: Object.fromEntries(
       Object.entries(env).filter(

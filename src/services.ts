@@ -55,7 +55,7 @@ export function createServices(deps: CoreDeps) {
   const homologationObserver = createObserver(() => clock.now().getTime());
   // D36: the platform feed's outbox; every module below that changes something it reports takes
   // its recorder and calls it inside the change's transaction.
-  const feed = createFeedService({ db, clock });
+  const feed = createFeedService({ db, clock, maxWaitSec: config.feedMaxWaitSec });
   const auth = createAuthService({ db, config, clock });
   const merchants = createMerchantsService({
     db,

@@ -77,8 +77,9 @@ export async function defineFuzzSuite(group: FuzzGroup): Promise<void> {
   let writes: WriteWatch | undefined;
 
   beforeAll(async () => {
-    // `cleaver listen`'s long-poll answers at once here: 500 requests may not each wait for webhooks.
-    const config = { listenMaxWaitSec: 0 };
+    // The long polls (`cleaver listen`'s, the feed's `wait`) answer at once here: 500 requests may
+    // not each wait out a generated `wait` (one seed held GET /admin/v1/feed for 37 s).
+    const config = { listenMaxWaitSec: 0, feedMaxWaitSec: 0 };
     t = await createTestApp({ env: UNLIMITED, config });
     small = await createTestApp({ env: { ...UNLIMITED, CLEAVER_BODY_LIMIT: '1024' }, database: t.database, config });
     merchant = await createMerchant(t.app, 'Açougue Fuzz');

@@ -64,8 +64,9 @@ export const toFeedView = (r: repo.FeedItemRow): FeedItemView => ({
   data: r.data,
 });
 
-export function createFeedService(deps: { db: Db; clock: Clock }) {
+export function createFeedService(deps: { db: Db; clock: Clock; maxWaitSec?: number }) {
   const { db, clock } = deps;
+  const maxWaitSec = Math.min(deps.maxWaitSec ?? FEED_WAIT_MAX_SEC, FEED_WAIT_MAX_SEC);
   const waiters = new Set<() => void>();
   const followers = new Set<() => void>();
   const wakeReaders = () => {
@@ -175,7 +176,7 @@ export function createFeedService(deps: { db: Db; clock: Clock }) {
       const limit = query.limit ?? 100;
       const kinds = query.kinds ? ([...new Set(query.kinds.split(','))] as FeedKind[]) : null;
       const filter = { after, limit, kinds, merchantId: query.merchantId ?? null };
-      const deadline = Date.now() + Math.min(query.wait ?? 0, FEED_WAIT_MAX_SEC) * 1000;
+      const deadline = Date.now() + Math.min(query.wait ?? 0, maxWaitSec) * 1000;
       await stamp();
       let page = await repo.readPage(db, filter);
       while (page.rows.length === 0 && Date.now() < deadline) {
