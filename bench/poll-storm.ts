@@ -8,7 +8,9 @@
 //   returns), not through 100,000 token requests. No key has a pending event: every poll is
 //   the common case, a 204.
 // - Phases: the first pass over the keys (every token new to both processes: signature check and
-//   one key-state read each), then a second pass (tokens cached).
+//   one key-state read each), then a second pass (tokens cached), then the service's own
+//   GET /health/live at the same rate (what any request costs this host: the second pass's row
+//   names it beside the poll's figure).
 // - CPU per poll: user + system time of both API processes from /proc/PID/stat over each phase,
 //   and apart that of PostgreSQL and Redis (every process of theirs on this machine),
 //   divided by the polls answered.
