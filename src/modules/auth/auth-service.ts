@@ -6,6 +6,7 @@ import { type Clock, epochMs } from '../../lib/clock.js';
 import { decryptSecret, deriveKey, encryptSecret, hmacSha256Hex, randomToken, safeEqual } from '../../lib/crypto.js';
 import { AppError, unauthorized } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
+import { spacedSchedule } from '../../lib/spaced-schedule.js';
 import * as repo from './auth-repository.js';
 import { DEFAULT_PROFILE, type IntegrationProfile } from './profiles.js';
 import { createTokenCache, type Principal } from './token-cache.js';
@@ -15,6 +16,8 @@ export const TOKEN_LIFETIME_SEC = 43_200; // spec 2.1, 8: fixed
 export const ISSUER = 'cleaver';
 export const AUDIENCE = 'cleaver:merchant-api';
 const REVOCATION_POLL_MS = 250; // D15: revocation reaches every instance within 1 s
+/** The least time between two statements that check tokens new to this process (spacedSchedule). */
+const TOKEN_STATE_GAP_MS = 5;
 /** Feed rows are kept as long as a token lives (D15; key_profile_changes likewise). */
 const FEED_RETENTION_MS = TOKEN_LIFETIME_SEC * 1000;
 
@@ -65,13 +68,14 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
   const sealKey = deriveKey(deps.config.secretKey, 'secret-encryption');
   const hashKey = deriveKey(deps.config.secretKey, 'secret-hash');
   const cache = createTokenCache();
-  // Tokens new to this process are checked against the database together: every request of one
-  // event-loop turn that brings a new token shares one statement (a storm of first polls after a
-  // start or a deploy; docs/benchmarks.md, "Poll storm"). Nothing is cached here: the token
-  // cache above holds what was checked, and the revocation feed keeps it current.
+  // Tokens new to this process are checked against the database together: the requests that
+  // bring a new token within TOKEN_STATE_GAP_MS of the last statement share the next one (a storm
+  // of first polls after a start or a deploy; docs/benchmarks.md, "Poll storm"); after a quiet
+  // spell a token is checked at the end of its turn. Nothing is cached here: the token cache
+  // above holds what was checked, and the revocation feed keeps it current.
   const tokenStates = new DataLoader<repo.TokenStateQuery, repo.TokenState>(
     (queries) => repo.checkTokenStates(db, queries),
-    { cache: false, batchScheduleFn: (run) => setImmediate(run), maxBatchSize: 500 },
+    { cache: false, batchScheduleFn: spacedSchedule(TOKEN_STATE_GAP_MS), maxBatchSize: 500 },
   );
   const hashSecret = (secret: string) => hmacSha256Hex(hashKey, secret);
 
