@@ -150,8 +150,14 @@ export async function prepareRedisStore(
 const LOCAL_FRESH_MS = 1_000;
 /** How long hits answered at once wait to be sent to Redis together. */
 const LOCAL_SEND_MS = 20;
-/** Keys whose last count a store keeps at most (then it starts again): a bound, not a size to tune. */
-const MAX_KNOWN_KEYS = 100_000;
+/**
+ * Keys whose last count a store keeps at most: a bound, not a size to tune. When it is reached,
+ * the keys not heard of for FORGET_QUIET_MS leave; if that frees less than a tenth, all do. (A
+ * plain clear at 100,000 made a process polled by 100,000 keys forget every key about once a
+ * pass, and each key's next poll then waited for Redis.) About 125 bytes a key, 25 MiB at most.
+ */
+const MAX_KNOWN_KEYS = 200_000;
+const FORGET_QUIET_MS = 120_000;
 
 /**
  * Shared counters in Redis. The hits of one event-loop turn go in one script call (sent when the
@@ -171,9 +177,13 @@ const MAX_KNOWN_KEYS = 100_000;
  * second, and a key taken past its limit elsewhere since this process last heard of it gets one
  * request more here (docs/adr/0013-rate-limit-answered-from-the-last-count.md).
  */
-export function createRedisStore(redis: Redis, options: { now?: () => number } = {}): RateLimitStore {
+export function createRedisStore(
+  redis: Redis,
+  options: { now?: () => number; maxKnownKeys?: number } = {},
+): RateLimitStore {
   const client = defineHitCommand(redis);
   const now = options.now ?? Date.now;
+  const maxKnownKeys = options.maxKnownKeys ?? MAX_KNOWN_KEYS;
   // `n` hits of one key; `resolve` gets the count after the last of them.
   type Waiting = {
     key: string;
@@ -232,7 +242,10 @@ export function createRedisStore(redis: Redis, options: { now?: () => number } =
     const t = now();
     let k = known.get(key);
     if (!k) {
-      if (known.size >= MAX_KNOWN_KEYS) known.clear();
+      if (known.size >= maxKnownKeys) {
+        for (const [key, quiet] of known) if (t - quiet.seenAt > FORGET_QUIET_MS) known.delete(key);
+        if (known.size >= maxKnownKeys * 0.9) known.clear();
+      }
       k = { count: 0, resetAt: 0, seenAt: 0, local: 0 };
       known.set(key, k);
     }

@@ -102,7 +102,7 @@ if (redisUrl) {
       const redis = await openRedisClient(redisUrl);
       try {
         expect(await prepareRedisStore(redis, { waitMs: 10_000, timeoutMs: 1_000 })).toBeNull();
-        let now = Date.now();
+        const now = Date.now();
         const store = createRedisStore(redis, { now: () => now });
         const key = `near-${randomUUID()}`;
         expect(await store.hit(key, 60_000, 10)).toMatchObject({ count: 1 });
@@ -154,6 +154,31 @@ if (redisUrl) {
         expect(store.hit(brief, 200, 100)).toEqual({ count: 1, resetMs: 200 });
         await new Promise((resolve) => setTimeout(resolve, 50));
         expect(await redis.get(`cleaver:rl:${brief}`)).toBe('1');
+      } finally {
+        redis.disconnect();
+      }
+    });
+
+    it('when it knows as many keys as it may, forgets the quiet ones first, not the ones in use', async () => {
+      const redis = await openRedisClient(redisUrl);
+      try {
+        expect(await prepareRedisStore(redis, { waitMs: 10_000, timeoutMs: 1_000 })).toBeNull();
+        let now = Date.now();
+        const store = createRedisStore(redis, { now: () => now, maxKnownKeys: 4 });
+        const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map((n) => `bound-${n}-${randomUUID()}`) as string[];
+        for (const key of [a, b, c]) await store.hit(key, 60_000, 100);
+        // Two minutes on, only `a` is heard of again (a POS still polling).
+        now += 130_000;
+        expect(store.hit(a, 60_000, 100)).not.toBeInstanceOf(Promise);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await store.hit(d, 60_000, 100);
+        // The fifth key finds the store full: b and c leave, a and d stay.
+        await store.hit(e, 60_000, 100);
+        expect(store.hit(a, 60_000, 100)).not.toBeInstanceOf(Promise);
+        expect(store.hit(d, 60_000, 100)).not.toBeInstanceOf(Promise);
+        const forgotten = store.hit(b, 60_000, 100);
+        expect(forgotten).toBeInstanceOf(Promise);
+        await forgotten;
       } finally {
         redis.disconnect();
       }
