@@ -16,7 +16,7 @@ interface Target {
   token: string;
 }
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 
 const pinned = pinning();
@@ -63,17 +63,27 @@ try {
   for (const name of Object.keys(targets) as Name[]) {
     console.log(`${label[name]} median ${fmt(m(name))} req/s, p99 ${fmt(median(p99[name]))} ms (${rounds(name)})`);
   }
-  const vsHealth = ratio(m('poll'), m('health'));
-  const vsBare = ratio(m('poll'), m('bare'));
+  // The headline ratio is the median of each round's own ratio: a round's poll runs right after
+  // its /health/live, so the two share the host's speed of that moment, which on this kind of
+  // virtual machine moved by half between rounds of one run (the ratio of the medians is printed
+  // beside it).
+  const perRound = (a: Name, b: Name) => median(rows[a].map((x, i) => ratio(x, rows[b][i] as number)));
+  const vsHealth = perRound('poll', 'health');
+  const vsBare = perRound('poll', 'bare');
+  const vsHealthOfMedians = ratio(m('poll'), m('health'));
   const limiter = 1 - ratio(m('poll'), m('memory'));
-  console.log(`poll 204 / /health/live ${fmt(vsHealth, 2)}; / bare hello ${fmt(vsBare, 2)}`);
+  console.log(
+    `poll 204 / /health/live ${fmt(vsHealth, 2)} (median of the rounds' ratios: ${rows.poll
+      .map((x, i) => fmt(ratio(x, rows.health[i] as number), 2))
+      .join(' / ')}; ratio of the medians ${fmt(vsHealthOfMedians, 2)}); / bare hello ${fmt(vsBare, 2)}`,
+  );
   console.log(`the cache: ${fmt(ratio(m('poll'), m('uncached')), 2)}× the poll that reads the database`);
   console.log(`Redis counters cost the poll ${fmt(limiter * 100, 1)} % of its throughput against counters in memory`);
   reportRow({
     workload: 'GET /v1/events:polling answering 204 vs /health/live (PostgreSQL, Redis counters)',
     baseline: `/health/live ${fmt(m('health'))} req/s; bare hello ${fmt(m('bare'))} req/s`,
     now: `${fmt(m('poll'))} req/s (${fmt(vsBare, 2)}× bare); without the cache ${fmt(m('uncached'))} req/s`,
-    ratio: fmt(vsHealth, 2),
+    ratio: `${fmt(vsHealth, 2)} (median of rounds; ratio of medians ${fmt(vsHealthOfMedians, 2)})`,
     goal: '≥ 0.8×',
     met: vsHealth >= 0.8,
   });
