@@ -243,7 +243,7 @@ export function createRedisStore(
     let k = known.get(key);
     if (!k) {
       if (known.size >= maxKnownKeys) {
-        for (const [key, quiet] of known) if (t - quiet.seenAt > FORGET_QUIET_MS) known.delete(key);
+        for (const [other, quiet] of known) if (t - quiet.seenAt > FORGET_QUIET_MS) known.delete(other);
         if (known.size >= maxKnownKeys * 0.9) known.clear();
       }
       k = { count: 0, resetAt: 0, seenAt: 0, local: 0 };
