@@ -139,39 +139,25 @@ describe('the rules', () => {
     if (process.env.UPDATE_SECURITY_DOC === '1') writeFileSync(SECURITY_DOC, doc);
   });
 
-  it('refuses to start an app with a route that has no rule', async () => {
+  // One hook guards both scopes: the operator API (no public route) and the console (public login).
+  it.each([
+    { prefix: '/admin/v1', allowPublic: false },
+    { prefix: '/console', allowPublic: true },
+  ])('refuses to start a $prefix route that does not say who may call it', async ({ prefix, allowPublic }) => {
     const { default: Fastify } = await import('fastify');
     const { requireAccessRules } = await import('../../src/plugins/auth-hooks.js');
     const app = Fastify();
     const start = async () => {
       await app.register(
         async (scope) => {
-          requireAccessRules(scope, { allowPublic: false });
+          requireAccessRules(scope, { allowPublic });
           scope.get('/nobody-decided', async () => 'x');
         },
-        { prefix: '/admin/v1' },
+        { prefix },
       );
       await app.ready();
     };
-    await expect(start()).rejects.toThrow(/No role rule for GET \/admin\/v1\/nobody-decided/);
-    await app.close();
-  });
-
-  it('refuses to start a console route that does not say who may call it', async () => {
-    const { default: Fastify } = await import('fastify');
-    const { requireAccessRules } = await import('../../src/plugins/auth-hooks.js');
-    const app = Fastify();
-    const start = async () => {
-      await app.register(
-        async (scope) => {
-          requireAccessRules(scope, { allowPublic: true });
-          scope.get('/nobody-decided', async () => 'x');
-        },
-        { prefix: '/console' },
-      );
-      await app.ready();
-    };
-    await expect(start()).rejects.toThrow(/No role rule for GET \/console\/nobody-decided: declare it/);
+    await expect(start()).rejects.toThrow(`No role rule for GET ${prefix}/nobody-decided: declare it`);
     await app.close();
   });
 });
