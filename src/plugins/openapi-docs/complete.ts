@@ -1,8 +1,8 @@
 // Completes the generated OpenAPI document for readers (each operation's summary and description
 // come from its route declaration, src/lib/route-declaration.ts; each field's description from its
-// TypeBox schema): parameter descriptions, an example for every request and response body (sampled from the
-// schema where the route gives none), the meaning of every error status, the typed catalog
-// upload, and the outgoing webhooks (webhooks.ts). Decision numbers are taken out of every text:
+// TypeBox schema): parameter descriptions, an example for every request and response body
+// (sampled from the schema where the route gives none), the meaning of every error status, the
+// typed catalog upload, and the outgoing webhooks (webhooks.ts). Decision numbers are taken out of every text:
 // a reader of the reference cannot open them.
 import { MERCHANT_UPDATE_BODY } from './merchant-update.js';
 import { applyRequestRules, forEachObject } from './request-rules.js';
@@ -289,7 +289,7 @@ function sampleString(s: Json, name: string, parent: string): string {
 }
 
 /** Takes the decision numbers out of every description in a schema (the fields' own, from TypeBox). */
-function describeFields(schema: unknown): void {
+function withoutDecisionNumbersIn(schema: unknown): void {
   forEachObject(schema, (s) => {
     if (typeof s.description === 'string') s.description = withoutDecisionNumbers(s.description);
   });
@@ -321,12 +321,12 @@ function completeOperation(op: Json): void {
   }
   const requestBody = op.requestBody as Json | undefined;
   if (requestBody) {
-    describeFields(requestBody);
+    withoutDecisionNumbersIn(requestBody);
     requestBody.description ??= 'The request body.';
     completeContent(requestBody.content as Json);
   }
   for (const [code, response] of Object.entries((op.responses as Record<string, Json>) ?? {})) {
-    describeFields(response);
+    withoutDecisionNumbersIn(response);
     const meaning = ERROR_MEANING[code];
     if (SUCCESS_WORD[code] && (!response.description || response.description === 'Default Response')) {
       response.description = `${SUCCESS_WORD[code]}: ${String(op.summary ?? '').replace(/\.$/, '')}.`;
@@ -415,7 +415,7 @@ export function completeOpenApi(document: Json): Json {
   const schemas = (components?.schemas as Record<string, Json> | undefined) ?? {};
   if (schemas.Error) {
     schemas.Error.description = 'Every error answer: a short title naming the field or the rule, and the HTTP status.';
-    describeFields(schemas.Error);
+    withoutDecisionNumbersIn(schemas.Error);
     const { title, status } = schemas.Error.properties as Record<string, Json>;
     if (title) title.description ??= 'What went wrong, naming the field or the rule, in one line.';
     if (status) status.description ??= 'The HTTP status, repeated.';
