@@ -10,6 +10,7 @@ import Fastify, {
 import type { Redis } from 'ioredis';
 import { consoleRoutes } from './console/index.js';
 import { badRequest } from './lib/errors.js';
+import { lazyRequestLogger } from './lib/lazy-request-logger.js';
 import { requireDeclaredRoutes } from './lib/route-declaration.js';
 import { ErrorBody } from './lib/schemas.js';
 import { unstorableTextPath } from './lib/storable-text.js';
@@ -102,6 +103,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
   const app = Fastify({
     schemaController: schemas.schemaController,
     logger: options.logger ?? false,
+    // A request's logger is built when it first writes (src/lib/lazy-request-logger.ts).
+    ...(options.logger ? { childLoggerFactory: lazyRequestLogger } : {}),
     logController: new LogController({ disableRequestLogging: !options.requestLogging }),
     genReqId: requestIdOf,
     requestIdHeader: false,
@@ -344,6 +347,8 @@ export async function buildHealthApp(
 ): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? false,
+    // A request's logger is built when it first writes (src/lib/lazy-request-logger.ts).
+    ...(options.logger ? { childLoggerFactory: lazyRequestLogger } : {}),
     logController: new LogController({ disableRequestLogging: !options.requestLogging }),
     genReqId: requestIdOf,
     requestIdHeader: false,
