@@ -8,15 +8,16 @@
 //   returns), not through 100,000 token requests. No key has a pending event: every poll is
 //   the common case, a 204.
 // - Phases: the first pass over the keys (every token new to both processes: signature check and
-//   one key-state read each), then a second pass (tokens cached), then the service's own
-//   GET /health/live at the same rate (what any request costs this host: the second pass's row
+//   one key-state read each), then two more passes (tokens cached), then the service's own
+//   GET /health/live at the same rate (what any request costs this host: the steady phase's row
 //   names it beside the poll's figure).
 // - CPU per poll: user + system time of both API processes from /proc/PID/stat over each phase,
 //   and apart that of PostgreSQL and Redis (every process of theirs on this machine),
 //   divided by the polls answered.
 // Configure: BENCH_STORM_KEYS (100000), BENCH_STORM_RATE (3300), BENCH_STORM_SEC (seconds per
 // phase; default keys / rate, one full pass), BENCH_REDIS_URL (redis://127.0.0.1:6379/9; a
-// database index of its own), BENCH_DATABASE_URL.
+// database index of its own), BENCH_DATABASE_URL, BENCH_STORM_NODE_FLAGS (Node flags of the API
+// processes), BENCH_STORM_PROF (a directory: their CPU profiles).
 // Run: node --import tsx bench/poll-storm.ts
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -112,18 +113,24 @@ try {
   for (let i = 0; i < 2; i++) {
     // BENCH_STORM_PROF=dir: CPU profiles of the API processes (written when they stop).
     const prof = process.env.BENCH_STORM_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_STORM_PROF] : [];
-    const child = spawn(process.execPath, [...prof, '--enable-source-maps', 'dist/cli.js', 'serve', '--role', 'api'], {
-      env: serviceEnv({
-        ...process.env,
-        PORT: '0',
-        DATABASE_URL: dbUrl.toString(),
-        REDIS_URL,
-        CLEAVER_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijklmnop',
-        CLEAVER_SECRET_KEY: SECRET,
-        CLEAVER_DATA_DIR: '/nonexistent-bench-dir',
-      }),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    // BENCH_STORM_NODE_FLAGS="--flag …": Node flags of the API processes, to try a runtime setting.
+    const flags = process.env.BENCH_STORM_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(
+      process.execPath,
+      [...prof, ...flags, '--enable-source-maps', 'dist/cli.js', 'serve', '--role', 'api'],
+      {
+        env: serviceEnv({
+          ...process.env,
+          PORT: '0',
+          DATABASE_URL: dbUrl.toString(),
+          REDIS_URL,
+          CLEAVER_ADMIN_TOKEN: 'bench-admin-token-0123456789abcdefghijklmnop',
+          CLEAVER_SECRET_KEY: SECRET,
+          CLEAVER_DATA_DIR: '/nonexistent-bench-dir',
+        }),
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     children.push(child);
     servers.push({
       child,
@@ -137,7 +144,9 @@ try {
   // hour apart on one machine).
   const phases = [
     { name: 'first pass (tokens new to the processes)', seconds: SECONDS },
-    { name: 'second pass (tokens cached)', seconds: SECONDS },
+    // Two passes: a key's third poll comes a minute after the read that taught the process its key
+    // was empty, past KNOWN_EMPTY_MS, so this phase shows whether polls keep that knowledge alive.
+    { name: 'second and third passes (tokens cached)', seconds: 2 * SECONDS },
     { name: FLOOR_PHASE, seconds: Math.min(SECONDS, 15), path: '/health/live' },
   ];
   const load = spawn(
@@ -156,7 +165,12 @@ try {
   let cpuMark = cpuAt();
   let postgresCpu = cpuMeter(postgresPids);
   let redisCpu = cpuMeter(() => processesNamed('redis-server'));
-  const results: Array<Record<string, unknown> & { cpuMs: number; postgresMs: number; redisMs: number }> = [];
+  const results: Array<
+    Record<string, unknown> & { cpuMs: number; postgresMs: number; redisMs: number; runtime: Promise<RuntimeFigures> }
+  > = [];
+  // Each scrape of /metrics reads the event-loop delays since the last one (prom-client resets
+  // them), so the scrape at a phase's end covers that phase.
+  let runtimeMark = runtimeOf(servers.map((s) => s.url));
   await new Promise<void>((resolve, reject) => {
     let buffer = '';
     load.stdout?.on('data', (c) => {
@@ -166,7 +180,16 @@ try {
         const line = buffer.slice(0, nl);
         buffer = buffer.slice(nl + 1);
         const now = cpuAt();
-        results.push({ ...JSON.parse(line), cpuMs: now - cpuMark, postgresMs: postgresCpu(), redisMs: redisCpu() });
+        const before = runtimeMark;
+        runtimeMark = runtimeOf(servers.map((s) => s.url));
+        const runtime = Promise.all([before, runtimeMark]).then(([a, b]) => runtimeBetween(a, b));
+        results.push({
+          ...JSON.parse(line),
+          cpuMs: now - cpuMark,
+          postgresMs: postgresCpu(),
+          redisMs: redisCpu(),
+          runtime,
+        });
         cpuMark = now;
         postgresCpu = cpuMeter(postgresPids);
         redisCpu = cpuMeter(() => processesNamed('redis-server'));
@@ -194,26 +217,29 @@ try {
     cpuMs: number;
     postgresMs: number;
     redisMs: number;
+    runtime: Promise<RuntimeFigures>;
   };
   const answeredOf = (r: PhaseResult) => (r.statuses['204'] ?? 0) + (r.statuses['200'] ?? 0);
-  const floor = (results as PhaseResult[]).find((r) => r.name === FLOOR_PHASE);
+  const floor = (results as unknown as PhaseResult[]).find((r) => r.name === FLOOR_PHASE);
   const floorUs = floor
     ? ((floor.cpuMs + floor.postgresMs + floor.redisMs) / Math.max(1, answeredOf(floor))) * 1000
     : NaN;
-  for (const r of results as PhaseResult[]) {
+  for (const r of results as unknown as PhaseResult[]) {
     const answered = answeredOf(r);
     // Failed answers (anything but 200/204, or none) are errors; polls the generator could not
     // send on schedule (512 already in flight) are counted apart: the service fell behind.
     const errors = r.sent - answered;
     const noun = r === floor ? 'request' : 'poll';
+    const runtime = await r.runtime;
     console.log(
       `${r.name}, ${fmt(r.keys)} distinct keys: ${fmt(r.completedPerSec)} ${noun}s/s answered; latency from the scheduled time p50 ${fmt(r.p50, 1)} ms, ` +
         `p99 ${fmt(r.p99, 1)} ms, max ${fmt(r.max)} ms; answers ${JSON.stringify(r.statuses)}; not sent on time ${r.missed}${lateSeconds(r.missedBySecond)}; ` +
         `CPU of the API processes ${fmt((r.cpuMs / Math.max(1, answered)) * 1000, 0)} µs per ${noun} ` +
-        `(PostgreSQL ${fmt((r.postgresMs / Math.max(1, answered)) * 1000, 0)} µs, Redis ${fmt((r.redisMs / Math.max(1, answered)) * 1000, 0)} µs)`,
+        `(PostgreSQL ${fmt((r.postgresMs / Math.max(1, answered)) * 1000, 0)} µs, Redis ${fmt((r.redisMs / Math.max(1, answered)) * 1000, 0)} µs); ` +
+        `API processes' runtime: ${describeRuntime(runtime)}`,
     );
     // CPU per poll by process, and all of them together (goal ≤ 150 µs once tokens and
-    // keys are known, the second pass; the first pass verifies every token and reads every key).
+    // keys are known, the second and third passes; the first pass verifies every token and reads every key).
     const perPoll = (ms: number) => (ms / Math.max(1, answered)) * 1000;
     const total = perPoll(r.cpuMs + r.postgresMs + r.redisMs);
     if (r === floor) continue;
@@ -252,6 +278,58 @@ try {
   await new Promise((r) => setTimeout(r, 300));
   await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin.end();
+}
+
+/** What the API processes' own metrics say of their garbage collector and event loop. */
+interface RuntimeFigures {
+  /** Per process: collections and seconds spent, by kind; the longest event-loop delay since the last scrape. */
+  processes: Array<{ gc: Record<string, { count: number; seconds: number }>; loopDelayMaxSec: number }>;
+}
+
+async function runtimeOf(urls: string[]): Promise<RuntimeFigures> {
+  const processes = await Promise.all(
+    urls.map(async (url) => {
+      const text = await fetch(`${url}/metrics`)
+        .then((res) => res.text())
+        .catch(() => '');
+      const gc: Record<string, { count: number; seconds: number }> = {};
+      for (const m of text.matchAll(/^cleaver_nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} (\S+)$/gm)) {
+        const [, what, kind, value] = m as unknown as [string, 'sum' | 'count', string, string];
+        gc[kind] ??= { count: 0, seconds: 0 };
+        if (what === 'sum') gc[kind].seconds = Number(value);
+        else gc[kind].count = Number(value);
+      }
+      const delay = /^cleaver_nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+      return { gc, loopDelayMaxSec: delay ? Number(delay[1]) : Number.NaN };
+    }),
+  );
+  return { processes };
+}
+
+/** The collections of the interval between two scrapes; the event-loop delay as the later one read it. */
+function runtimeBetween(a: RuntimeFigures, b: RuntimeFigures): RuntimeFigures {
+  return {
+    processes: b.processes.map((p, i) => {
+      const gc: Record<string, { count: number; seconds: number }> = {};
+      for (const [kind, v] of Object.entries(p.gc)) {
+        const was = a.processes[i]?.gc[kind] ?? { count: 0, seconds: 0 };
+        gc[kind] = { count: v.count - was.count, seconds: v.seconds - was.seconds };
+      }
+      return { gc, loopDelayMaxSec: p.loopDelayMaxSec };
+    }),
+  };
+}
+
+/** "GC minor 120 × 1.1 ms, major 1 × 40 ms, loop delay max 35 ms | …", one part per process. */
+function describeRuntime(r: RuntimeFigures): string {
+  return r.processes
+    .map((p) => {
+      const kinds = Object.entries(p.gc)
+        .filter(([, v]) => v.count > 0)
+        .map(([kind, v]) => `${kind} ${v.count} × ${fmt((v.seconds / v.count) * 1000, 1)} ms`);
+      return `GC ${kinds.join(', ') || 'none'}, loop delay max ${fmt(p.loopDelayMaxSec * 1000)} ms`;
+    })
+    .join(' | ');
 }
 
 /** " (second 0: 812, second 1: 154)": where in the phase the polls not sent on time fell. */

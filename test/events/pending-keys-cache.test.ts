@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../src/db/db.js';
 import { CAUGHT_UP_GAP_MS, openPostgres } from '../../src/db/postgres.js';
 import { eventIdOf } from '../../src/modules/events/index.js';
+import { createPendingKeys, KNOWN_EMPTY_MAX_MS, KNOWN_EMPTY_MS } from '../../src/modules/events/pending-keys.js';
 import { generatedRuns, seededRandom } from '../support/generated-inputs.js';
 import { createSimpleOrder } from '../support/orders.js';
 import { hookStatements } from '../support/statement-hook.js';
@@ -115,6 +116,34 @@ describe('pending-keys cache (ADR 12)', () => {
     // A filtered read that finds nothing does not teach that the key has nothing pending.
     expect(await poll(t, s.me, '?eventType=CONFIRMED')).toBe(204);
     expect(await pendingReads(t.services.db, async () => expect(await poll(t, s.me)).toBe(200))).toBe(1);
+  });
+
+  it('a key polled at least every KNOWN_EMPTY_MS stays known, up to KNOWN_EMPTY_MAX_MS since its read', async () => {
+    let at = 1_000_000;
+    const keys = createPendingKeys({ db: t.services.db, now: () => at });
+    await keys.start();
+    try {
+      const learn = (keyId: string) => keys.endRead(keys.beginRead(keyId), true);
+      learn('polled');
+      // A POS polling every 30 s: answered from memory past the first KNOWN_EMPTY_MS…
+      const answered: boolean[] = [];
+      for (let since = 30_000; since < KNOWN_EMPTY_MAX_MS; since += 30_000) {
+        at += 30_000;
+        answered.push(await keys.knownEmpty('polled'));
+      }
+      expect(answered).toEqual(Array(KNOWN_EMPTY_MAX_MS / 30_000 - 1).fill(true));
+      // …until the database is asked again, KNOWN_EMPTY_MAX_MS after it last answered.
+      at += 30_000;
+      expect(await keys.knownEmpty('polled')).toBe(false);
+      learn('polled');
+      expect(await keys.knownEmpty('polled')).toBe(true);
+      // A key not polled for KNOWN_EMPTY_MS is asked again.
+      learn('quiet');
+      at += KNOWN_EMPTY_MS;
+      expect(await keys.knownEmpty('quiet')).toBe(false);
+    } finally {
+      await keys.stop();
+    }
   });
 
   it('a read under way when a receipt commits does not mark the key: the next poll sees the event', async () => {

@@ -245,6 +245,86 @@ describe('writing the counters', () => {
     }
   });
 
+  it("the timer's flush writes a minute once it is over, each counter as one row, and presence at once", async () => {
+    const clock = manualClock(start);
+    const t = await createTestApp({ clock });
+    const inserts: number[] = [];
+    const undo = hookStatements(t.database.db, (sql) => {
+      if (sql.includes('INSERT INTO key_usage_minutes')) inserts.push(Date.now());
+    });
+    try {
+      const me = await createMerchant(t.app);
+      const auth = bearer(me.token);
+      const poll = async () =>
+        expect((await t.app.inject({ url: '/v1/events:polling', headers: auth })).statusCode).toBe(204);
+      const rows = async () =>
+        (
+          await t.database.db.query<{ minute: Date; requests: number }>(
+            `SELECT minute, requests FROM key_usage_minutes WHERE key_id = $1 AND route_group = 'poll' ORDER BY minute`,
+            [me.keyId],
+          )
+        ).rows.map((r) => [new Date(r.minute).toISOString(), Number(r.requests)]);
+      const endedOnly = () => t.services.usageRecorder.flush({ endedMinutesOnly: true });
+
+      await poll();
+      clock.advance(30_000);
+      await poll();
+      await endedOnly();
+      // The minute is still counting: no row yet, but the POS's presence is written.
+      expect(await rows()).toEqual([]);
+      expect(inserts).toEqual([]);
+      expect((await usageOf(t, me.merchantId, me.keyId)).presence).toMatchObject({
+        lastPollAt: new Date(start.getTime() + 30_000).toISOString(),
+      });
+
+      clock.advance(30_000); // 15:01:00: the first minute is over
+      await poll();
+      await endedOnly();
+      expect(await rows()).toEqual([['2026-03-02T15:00:00.000Z', 2]]);
+      expect(inserts).toHaveLength(1);
+
+      // The counting minute goes on in memory after a flush, and stop's flush writes it all.
+      clock.advance(10_000);
+      await poll();
+      await endedOnly();
+      expect(await rows()).toEqual([['2026-03-02T15:00:00.000Z', 2]]);
+      await t.services.usageRecorder.flush();
+      expect(await rows()).toEqual([
+        ['2026-03-02T15:00:00.000Z', 2],
+        ['2026-03-02T15:01:00.000Z', 2],
+      ]);
+    } finally {
+      undo();
+      await t.close();
+    }
+  });
+
+  it('a large flush goes out in statements of at most 2,000 rows, every row once', async () => {
+    const clock = manualClock(start);
+    const t = await createTestApp({ clock });
+    const statements = { usage: 0, presence: 0 };
+    const undo = hookStatements(t.database.db, (sql) => {
+      if (sql.includes('INSERT INTO key_usage_minutes')) statements.usage += 1;
+      if (sql.includes('INSERT INTO key_presence')) statements.presence += 1;
+    });
+    try {
+      const keys = Array.from({ length: 4_500 }, (_, i) => ({
+        keyId: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        merchantId: '00000000-0000-4000-8000-000000000001',
+      }));
+      for (const key of keys) t.services.usageRecorder.record(key, 'poll', 204, 1);
+      await t.services.usageRecorder.flush();
+      expect(statements).toEqual({ usage: 3, presence: 3 });
+      const count = async (table: string) =>
+        Number((await t.database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0]?.n);
+      expect(await count('key_usage_minutes')).toBe(4_500);
+      expect(await count('key_presence')).toBe(4_500);
+    } finally {
+      undo();
+      await t.close();
+    }
+  });
+
   it('a flush that fails half-way writes nothing, and the next one writes every figure once', async () => {
     const clock = manualClock(start);
     const t = await createTestApp({ clock });

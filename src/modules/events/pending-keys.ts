@@ -8,11 +8,18 @@ import type { Db } from '../../db/db.js';
 import { PENDING_CHANNEL } from './events-repository.js';
 
 /**
- * How long a key stays known without a poll reading it again: longer than a POS's polling
- * interval (30 s, D3), or the cache would never answer; as long as the merchant cache's (D24).
- * Only a safety net: correctness rests on the notifications, not on this bound.
+ * How long a key stays known without a poll: longer than a POS's polling interval (30 s, D3), or
+ * the cache would never answer; as long as the merchant cache's (D24). A poll answered from
+ * memory starts it again, up to KNOWN_EMPTY_MAX_MS.
  */
 export const KNOWN_EMPTY_MS = 60_000;
+/**
+ * How long a key stays known since the database last said it had nothing pending, however often
+ * it is polled. Only a safety net: correctness rests on the notifications, not on this bound.
+ * Without the renewal above, a POS polling every 30 s had its key read from the database at
+ * every second or third poll; with it, one poll in ten.
+ */
+export const KNOWN_EMPTY_MAX_MS = 5 * 60_000;
 /** A bound on memory, not a size to tune: past it everything is forgotten and learned again. */
 export const MAX_KNOWN_KEYS = 500_000;
 
@@ -44,8 +51,8 @@ export interface PendingKeys {
 export function createPendingKeys(deps: { db: Db; now?: () => number }): PendingKeys {
   const { db } = deps;
   const now = deps.now ?? Date.now;
-  /** keyId → when its knowledge expires. */
-  const known = new Map<string, number>();
+  /** keyId → when its knowledge expires: without a poll (`until`), and at the latest (`limit`). */
+  const known = new Map<string, { until: number; limit: number }>();
   const reads = new Map<string, Set<PendingRead>>();
   let listening = false;
   let unlisten: (() => Promise<void>) | undefined;
@@ -59,11 +66,16 @@ export function createPendingKeys(deps: { db: Db; now?: () => number }): Pending
     for (const ofKey of reads.values()) for (const read of ofKey) read.stale = true;
   };
   const isKnown = (keyId: string) => {
-    const until = known.get(keyId);
-    if (until === undefined) return false;
-    if (until > now()) return true;
+    const entry = known.get(keyId);
+    if (entry === undefined) return false;
+    if (entry.until > now()) return true;
     known.delete(keyId);
     return false;
+  };
+  /** A poll was answered from memory: the key stays known for KNOWN_EMPTY_MS more, up to its limit. */
+  const renew = (keyId: string) => {
+    const entry = known.get(keyId);
+    if (entry !== undefined) entry.until = Math.min(now() + KNOWN_EMPTY_MS, entry.limit);
   };
 
   return {
@@ -89,7 +101,9 @@ export function createPendingKeys(deps: { db: Db; now?: () => number }): Pending
         return false;
       }
       // A notification that came during the round trip forgot the key.
-      return listening && isKnown(keyId);
+      if (!listening || !isKnown(keyId)) return false;
+      renew(keyId);
+      return true;
     },
     beginRead(keyId) {
       const read: PendingRead = { keyId, stale: !listening };
@@ -105,7 +119,8 @@ export function createPendingKeys(deps: { db: Db; now?: () => number }): Pending
       // A receipt committed while the read was under way may be missing from what it read.
       if (!foundNothing || read.stale || !listening) return;
       if (known.size >= MAX_KNOWN_KEYS) known.clear();
-      known.set(read.keyId, now() + KNOWN_EMPTY_MS);
+      const at = now();
+      known.set(read.keyId, { until: at + KNOWN_EMPTY_MS, limit: at + KNOWN_EMPTY_MAX_MS });
     },
     forget,
     forgetAll,

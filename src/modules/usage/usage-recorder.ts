@@ -1,7 +1,11 @@
 // Counts what every integration key does, in memory, and writes it down in batches: one Map
 // update per request on the hot path, one statement per table every few seconds (and at stop).
-// Losing the last few seconds of counters when a process is killed is accepted: these are
-// operating figures, not records (the audit log and the event log are).
+// The timer writes a minute's counters once that minute is over, so each counter is one row
+// inserted, not a row inserted and then updated at each later flush of its minute: a POS polling
+// every 30 s made two row writes of every minute (docs/benchmarks.md, "Figures of 2026-11-28,
+// 10:00–12:30 UTC"); the figures are read by the hour. Presence goes out at every flush.
+// Losing the last minute of counters when a process is killed is accepted: these are operating
+// figures, not records (the audit log and the event log are).
 import type { Db } from '../../db/db.js';
 import { type Clock, epochMs } from '../../lib/clock.js';
 import type { RouteGroup } from './route-groups.js';
@@ -9,6 +13,13 @@ import * as repo from './usage-repository.js';
 
 const MINUTE = 60_000;
 const MAX_BUCKETS = 200_000;
+/**
+ * Rows a statement writes at most. Building a statement's text is done at once on the event loop:
+ * the 8,000 presence rows of a 5-second flush under the poll storm held it for 25–40 ms, and a
+ * whole minute's counters (50,000 in that storm) would hold it several times longer. Requests
+ * are answered between statements.
+ */
+const ROWS_PER_STATEMENT = 2_000;
 
 /** A bucket being counted: its minute as epoch milliseconds. */
 type Counter = Omit<repo.UsageBucket, 'minute' | 'group'> & { minute: number; group: RouteGroup };
@@ -100,14 +111,42 @@ export function createUsageRecorder(deps: BatchWriterDeps) {
     }
   }
 
-  /** Writes what was counted since the last flush; on failure it is kept for the next one. */
-  async function flush(): Promise<void> {
+  /**
+   * The counters to write now, taken out of those being counted: all of them, or only those of
+   * minutes that are over (the current minute's stay, and go on counting).
+   */
+  function takeCounters(endedMinutesOnly: boolean): Map<string, Counter> {
+    if (!endedMinutesOnly) {
+      const all = counters;
+      counters = new Map();
+      latest = new Map();
+      return all;
+    }
+    const now = epochMs(clock);
+    const current = now - (now % MINUTE);
+    const ended = new Map<string, Counter>();
+    for (const [id, c] of counters) {
+      if (c.minute >= current) continue;
+      ended.set(id, c);
+      counters.delete(id);
+      // A clock set back could make this minute current again: it must not count into a counter
+      // that has left.
+      const byGroup = latest.get(c.keyId);
+      if (byGroup?.get(c.group) === c) byGroup.delete(c.group);
+      if (byGroup?.size === 0) latest.delete(c.keyId);
+    }
+    return ended;
+  }
+
+  /**
+   * Writes what was counted since the last flush (the timer's flush: of the minutes that are
+   * over); on failure it is kept for the next one.
+   */
+  async function flush(options: { endedMinutesOnly?: boolean } = {}): Promise<void> {
     if (flushing) return flushing;
-    const batch = counters;
+    const batch = takeCounters(options.endedMinutesOnly === true);
     const presence = seen;
     if (batch.size === 0 && presence.size === 0) return;
-    counters = new Map();
-    latest = new Map();
     seen = new Map();
     const at = (ms: number) => (ms ? ms : null);
     flushing = (async () => {
@@ -115,17 +154,23 @@ export function createUsageRecorder(deps: BatchWriterDeps) {
         // Both statements or neither: a failure puts the whole batch back (below), so counters
         // written by a first statement that succeeded would be added a second time.
         await db.transaction(async (tx) => {
-          await repo.addUsage(tx, [...batch.values()]);
-          await repo.advancePresence(
-            tx,
-            [...presence.entries()].map(([keyId, s]) => ({
-              keyId,
-              merchantId: s.merchantId,
-              lastRequestAt: at(s.lastRequestAt),
-              lastPollAt: at(s.lastPollAt),
-              lastAckAt: at(s.lastAckAt),
-            })),
-          );
+          const buckets = [...batch.values()];
+          for (let i = 0; i < buckets.length; i += ROWS_PER_STATEMENT) {
+            await repo.addUsage(tx, buckets.slice(i, i + ROWS_PER_STATEMENT));
+          }
+          const seenKeys = [...presence.entries()];
+          for (let i = 0; i < seenKeys.length; i += ROWS_PER_STATEMENT) {
+            await repo.advancePresence(
+              tx,
+              seenKeys.slice(i, i + ROWS_PER_STATEMENT).map(([keyId, s]) => ({
+                keyId,
+                merchantId: s.merchantId,
+                lastRequestAt: at(s.lastRequestAt),
+                lastPollAt: at(s.lastPollAt),
+                lastAckAt: at(s.lastAckAt),
+              })),
+            );
+          }
         });
       } catch (error) {
         // Database away: keep the figures and merge them into the next flush.
@@ -168,7 +213,7 @@ export function createUsageRecorder(deps: BatchWriterDeps) {
     record,
     flush,
     start(): void {
-      timer ??= setInterval(() => void flush(), deps.flushEveryMs ?? 5_000);
+      timer ??= setInterval(() => void flush({ endedMinutesOnly: true }), deps.flushEveryMs ?? 5_000);
       timer.unref();
     },
     async stop(): Promise<void> {
