@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { lazyRequestLogger } from './lazy-request-logger.js';
@@ -15,7 +15,11 @@ async function appWithLog(level = 'info') {
   });
   const logger = pino({ level, redact: ['*.client_secret'] }, stream);
   const child = vi.spyOn(logger, 'child');
-  const app = Fastify({ loggerInstance: logger, childLoggerFactory: lazyRequestLogger, disableRequestLogging: true });
+  const app = Fastify({
+    loggerInstance: logger,
+    childLoggerFactory: lazyRequestLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+  });
   app.get('/quiet', async () => ({ ok: true }));
   app.get('/says', async (request) => {
     request.log.info({ body: { client_id: 'pos', client_secret: 'secret' } }, 'hello');

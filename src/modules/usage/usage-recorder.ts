@@ -1,11 +1,11 @@
 // Counts what every integration key does, in memory, and writes it down in batches: one Map
-// update per request on the hot path, one statement per table every few seconds (and at stop).
-// The timer writes a minute's counters once that minute is over, so each counter is one row
-// inserted, not a row inserted and then updated at each later flush of its minute: a POS polling
-// every 30 s made two row writes of every minute (docs/benchmarks.md, "Figures of 2026-11-28,
-// 10:00–12:30 UTC"); the figures are read by the hour. Presence goes out at every flush.
-// Losing the last minute of counters when a process is killed is accepted: these are operating
-// figures, not records (the audit log and the event log are).
+// update per request on the hot path, a statement per table and 2,000 rows every few seconds
+// (and at stop). The timer writes a minute's counters once that minute is over, so each counter
+// is one row inserted, not a row inserted and then updated at each later flush of its minute: a
+// POS polling every 30 s made two row writes of every minute (docs/benchmarks.md, "Figures of
+// 2026-11-28, 10:00–12:30 UTC"); the figures are read by the hour. Presence goes out at every
+// flush. Losing the last minute of counters when a process is killed is accepted: these are
+// operating figures, not records (the audit log and the event log are).
 import type { Db } from '../../db/db.js';
 import { type Clock, epochMs } from '../../lib/clock.js';
 import type { RouteGroup } from './route-groups.js';
