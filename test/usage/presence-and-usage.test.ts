@@ -210,22 +210,29 @@ describe('presence', () => {
   });
 });
 
+/** One poll of the key, answered 204. */
+async function emptyPoll(t: TestApp, me: { token: string }): Promise<void> {
+  const res = await t.app.inject({ url: '/v1/events:polling', headers: bearer(me.token) });
+  expect({ status: res.statusCode, body: res.body }).toEqual({ status: 204, body: '' });
+}
+
+/** The key's poll counters as written: [minute, requests], oldest first. */
+async function pollCounters(t: TestApp, keyId: string): Promise<[string, number][]> {
+  const { rows } = await t.database.db.query<{ minute: Date; requests: number }>(
+    `SELECT minute, requests FROM key_usage_minutes WHERE key_id = $1 AND route_group = 'poll' ORDER BY minute`,
+    [keyId],
+  );
+  return rows.map((r) => [new Date(r.minute).toISOString(), Number(r.requests)]);
+}
+
 describe('writing the counters', () => {
   it('a turning minute starts new figures, within one flush and from one flush to the next', async () => {
     const clock = manualClock(start);
     const t = await createTestApp({ clock });
     try {
       const me = await createMerchant(t.app);
-      const auth = bearer(me.token);
-      const poll = async () =>
-        expect((await t.app.inject({ url: '/v1/events:polling', headers: auth })).statusCode).toBe(204);
-      const rows = async () =>
-        (
-          await t.database.db.query<{ minute: Date; requests: number }>(
-            `SELECT minute, requests FROM key_usage_minutes WHERE key_id = $1 AND route_group = 'poll' ORDER BY minute`,
-            [me.keyId],
-          )
-        ).rows.map((r) => [new Date(r.minute).toISOString(), Number(r.requests)]);
+      const poll = () => emptyPoll(t, me);
+      const rows = () => pollCounters(t, me.keyId);
       await poll();
       await poll();
       clock.advance(60_000); // the next minute, same flush
@@ -254,16 +261,8 @@ describe('writing the counters', () => {
     });
     try {
       const me = await createMerchant(t.app);
-      const auth = bearer(me.token);
-      const poll = async () =>
-        expect((await t.app.inject({ url: '/v1/events:polling', headers: auth })).statusCode).toBe(204);
-      const rows = async () =>
-        (
-          await t.database.db.query<{ minute: Date; requests: number }>(
-            `SELECT minute, requests FROM key_usage_minutes WHERE key_id = $1 AND route_group = 'poll' ORDER BY minute`,
-            [me.keyId],
-          )
-        ).rows.map((r) => [new Date(r.minute).toISOString(), Number(r.requests)]);
+      const poll = () => emptyPoll(t, me);
+      const rows = () => pollCounters(t, me.keyId);
       const endedOnly = () => t.services.usageRecorder.flush({ endedMinutesOnly: true });
 
       await poll();
