@@ -65,17 +65,13 @@ export function createPendingKeys(deps: { db: Db; now?: () => number }): Pending
     known.clear();
     for (const ofKey of reads.values()) for (const read of ofKey) read.stale = true;
   };
-  const isKnown = (keyId: string) => {
+  /** The key's knowledge while it holds; an expired one is dropped. */
+  const knownEntry = (keyId: string) => {
     const entry = known.get(keyId);
-    if (entry === undefined) return false;
-    if (entry.until > now()) return true;
+    if (entry === undefined) return undefined;
+    if (entry.until > now()) return entry;
     known.delete(keyId);
-    return false;
-  };
-  /** A poll was answered from memory: the key stays known for KNOWN_EMPTY_MS more, up to its limit. */
-  const renew = (keyId: string) => {
-    const entry = known.get(keyId);
-    if (entry !== undefined) entry.until = Math.min(now() + KNOWN_EMPTY_MS, entry.limit);
+    return undefined;
   };
 
   return {
@@ -93,7 +89,7 @@ export function createPendingKeys(deps: { db: Db; now?: () => number }): Pending
       await u?.();
     },
     async knownEmpty(keyId) {
-      if (!listening || !isKnown(keyId)) return false;
+      if (!listening || !knownEntry(keyId)) return false;
       try {
         await db.caughtUp(PENDING_CHANNEL);
       } catch {
@@ -101,8 +97,10 @@ export function createPendingKeys(deps: { db: Db; now?: () => number }): Pending
         return false;
       }
       // A notification that came during the round trip forgot the key.
-      if (!listening || !isKnown(keyId)) return false;
-      renew(keyId);
+      const entry = listening ? knownEntry(keyId) : undefined;
+      if (!entry) return false;
+      // Answered from memory: the key stays known for KNOWN_EMPTY_MS more, up to its limit.
+      entry.until = Math.min(now() + KNOWN_EMPTY_MS, entry.limit);
       return true;
     },
     beginRead(keyId) {

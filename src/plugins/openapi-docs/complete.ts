@@ -2,8 +2,8 @@
 // come from its route declaration, src/lib/route-declaration.ts; each field's description from its
 // TypeBox schema): parameter descriptions, an example for every request and response body
 // (sampled from the schema where the route gives none), the meaning of every error status, the
-// typed catalog upload, and the outgoing webhooks (webhooks.ts). Decision numbers are taken out of every text:
-// a reader of the reference cannot open them.
+// typed catalog upload, and the outgoing webhooks (webhooks.ts). Decision numbers are taken out
+// of every text: a reader of the reference cannot open them.
 import { MERCHANT_UPDATE_BODY } from './merchant-update.js';
 import { applyRequestRules, forEachObject } from './request-rules.js';
 import { EVENT_CATALOG_EXTENSION, openApiWebhooks } from './webhooks.js';
