@@ -247,6 +247,25 @@ describe('writing the counters', () => {
         ['2026-03-02T15:01:00.000Z', 2],
         ['2026-03-02T15:02:00.000Z', 1],
       ]);
+      // A clock set back to a minute already counted adds to that minute's row.
+      clock.advance(60_000);
+      await poll();
+      clock.advance(-120_000);
+      await poll();
+      await t.services.usageRecorder.flush({ endedMinutesOnly: true });
+      expect(await rows()).toEqual([
+        ['2026-03-02T15:00:00.000Z', 2],
+        ['2026-03-02T15:01:00.000Z', 2],
+        ['2026-03-02T15:02:00.000Z', 1],
+        ['2026-03-02T15:03:00.000Z', 1],
+      ]);
+      await t.services.usageRecorder.flush();
+      expect(await rows()).toEqual([
+        ['2026-03-02T15:00:00.000Z', 2],
+        ['2026-03-02T15:01:00.000Z', 3],
+        ['2026-03-02T15:02:00.000Z', 1],
+        ['2026-03-02T15:03:00.000Z', 1],
+      ]);
     } finally {
       await t.close();
     }
@@ -358,6 +377,40 @@ describe('writing the counters', () => {
       expect(after.presence).toMatchObject({ lastPollAt: new Date(start.getTime() + 1_000).toISOString() });
     } finally {
       undo();
+      await t.close();
+    }
+  });
+
+  it('a key idle for ten minutes is forgotten in memory, and counted as before when it comes back', async () => {
+    const clock = manualClock(start);
+    const t = await createTestApp({ clock });
+    try {
+      const idle = await createMerchant(t.app);
+      const busy = await createMerchant(t.app);
+      const recorder = t.services.usageRecorder;
+      await emptyPoll(t, idle);
+      await recorder.flush();
+      clock.advance(5 * 60_000);
+      await emptyPoll(t, busy);
+      await recorder.flush();
+      expect(recorder.keysHeld()).toBe(2);
+
+      // 15:11: the first key has made no request for 11 minutes and has nothing left to write.
+      clock.advance(6 * 60_000);
+      await recorder.flush();
+      expect(recorder.keysHeld()).toBe(1);
+
+      await emptyPoll(t, idle);
+      await recorder.flush();
+      expect(recorder.keysHeld()).toBe(2);
+      expect(await pollCounters(t, idle.keyId)).toEqual([
+        ['2026-03-02T15:00:00.000Z', 1],
+        ['2026-03-02T15:11:00.000Z', 1],
+      ]);
+      expect((await usageOf(t, idle.merchantId, idle.keyId)).presence).toMatchObject({
+        lastPollAt: new Date(start.getTime() + 11 * 60_000).toISOString(),
+      });
+    } finally {
       await t.close();
     }
   });
