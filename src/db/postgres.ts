@@ -89,10 +89,12 @@ export function openPostgres(options: PostgresOptions): Db {
         await stop();
       };
     },
-    async caughtUp(channel: string) {
+    caughtUp(channel: string): Promise<void> {
       const ofChannel = caughtUpOf.get(channel);
-      if (!ofChannel?.size) throw new Error(`not listening on ${channel}`);
-      await Promise.all([...ofChannel].map((caughtUp) => caughtUp()));
+      if (!ofChannel?.size) return Promise.reject(new Error(`not listening on ${channel}`));
+      // One listener is the usual case: its promise as it is, no array and no Promise.all per poll.
+      if (ofChannel.size === 1) for (const caughtUp of ofChannel) return caughtUp();
+      return Promise.all([...ofChannel].map((caughtUp) => caughtUp())).then(() => undefined);
     },
     async ping() {
       await pool.query('SELECT 1');
@@ -175,8 +177,11 @@ function listenWithReconnect(
   // and round trips start at least CAUGHT_UP_GAP_MS apart: a round trip is two system calls here
   // and a statement there, which cost a 204 poll under load more than all the rest of its own
   // work (docs/adr/0012-pending-keys-cache.md, "Spacing the round trips"). A call never waits for
-  // a round trip sent before it, so the gap delays answers, never makes one less fresh.
-  let gathering: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  // a round trip sent before it, so the gap delays answers, never makes one less fresh. The calls
+  // that share a round trip share one promise too: a promise and two functions made per call
+  // were most of what a 204 poll allocated beyond `/health/live` (docs/benchmarks.md, "Figures
+  // of 2026-12-06").
+  let gathering: RoundTripCallers | undefined;
   let inFlight = false;
   let scheduled = false;
   let lastSentAt = Number.NEGATIVE_INFINITY;
@@ -186,9 +191,10 @@ function listenWithReconnect(
     gapTimer = undefined;
     const c = client;
     const batch = gathering;
-    gathering = [];
+    gathering = undefined;
+    if (!batch) return;
     if (!c) {
-      for (const w of batch) w.reject(new Error(`not listening on ${channel}`));
+      batch.reject(new Error(`not listening on ${channel}`));
       return;
     }
     inFlight = true;
@@ -198,17 +204,15 @@ function listenWithReconnect(
         () => {
           // Still the connection that listened all along: one that was lost and came back may
           // have missed notifications (its onReconnect tells the caller to forget).
-          if (client === c) for (const w of batch) w.resolve();
-          else for (const w of batch) w.reject(new Error(`the connection listening on ${channel} changed`));
+          if (client === c) batch.resolve();
+          else batch.reject(new Error(`the connection listening on ${channel} changed`));
         },
-        (error: Error) => {
-          for (const w of batch) w.reject(error);
-        },
+        (error: Error) => batch.reject(error),
       )
       .finally(() => {
         inFlight = false;
-        if (gathering.length >= CAUGHT_UP_BATCH) roundTrip();
-        else if (gathering.length > 0) schedule();
+        if (gathering && gathering.count >= CAUGHT_UP_BATCH) roundTrip();
+        else if (gathering) schedule();
       });
   };
   /** The next round trip: at the end of this turn (this turn's callers join it), or once the gap has passed. */
@@ -221,17 +225,18 @@ function listenWithReconnect(
     if (wait > 0) gapTimer = setTimeout(roundTrip, Math.ceil(wait));
     else setImmediate(roundTrip);
   };
-  const caughtUp = () =>
-    new Promise<void>((resolve, reject) => {
-      if (stopped || !client) return reject(new Error(`not listening on ${channel}`));
-      gathering.push({ resolve, reject });
-      // Enough callers for a round trip of their own: no need to wait out the gap.
-      if (gathering.length >= CAUGHT_UP_BATCH && !inFlight && gapTimer !== undefined) {
-        clearTimeout(gapTimer);
-        gapTimer = undefined;
-        setImmediate(roundTrip);
-      } else schedule();
-    });
+  const caughtUp = (): Promise<void> => {
+    if (stopped || !client) return Promise.reject(new Error(`not listening on ${channel}`));
+    gathering ??= roundTripCallers();
+    gathering.count += 1;
+    // Enough callers for a round trip of their own: no need to wait out the gap.
+    if (gathering.count >= CAUGHT_UP_BATCH && !inFlight && gapTimer !== undefined) {
+      clearTimeout(gapTimer);
+      gapTimer = undefined;
+      setImmediate(roundTrip);
+    } else schedule();
+    return gathering.promise;
+  };
 
   const firstAttempt = connect();
   const stop = async () => {
@@ -245,4 +250,22 @@ function listenWithReconnect(
     }
   };
   return { stop, firstAttempt, caughtUp };
+}
+
+/** The calls waiting for one round trip: one promise they all wait on, settled once. */
+interface RoundTripCallers {
+  readonly promise: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+  count: number;
+}
+
+function roundTripCallers(): RoundTripCallers {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject, count: 0 };
 }
