@@ -201,16 +201,17 @@ export function createUsageRecorder(deps: BatchWriterDeps) {
     return batch;
   }
 
-  /** Forgets keys idle for FORGET_IDLE_MS with nothing left to write, at most once a minute. */
+  /**
+   * Forgets keys idle for FORGET_IDLE_MS, at most once a minute. A counter still due stays on
+   * `countersDue` and is written all the same; a key whose presence is due is kept, so that a
+   * record made anew when it comes back cannot put its presence row twice in one statement.
+   */
   function sweep(): void {
     const now = epochMs(clock);
     if (now - sweptAt < MINUTE) return;
     sweptAt = now;
     for (const [keyId, k] of keys) {
-      if (k.presenceDue || now - k.lastRequestAt < FORGET_IDLE_MS) continue;
-      let due = false;
-      for (const c of k.counters.values()) due ||= c.due;
-      if (!due) keys.delete(keyId);
+      if (!k.presenceDue && now - k.lastRequestAt >= FORGET_IDLE_MS) keys.delete(keyId);
     }
   }
 
