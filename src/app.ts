@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import type { Redis } from 'ioredis';
 import { consoleRoutes } from './console/index.js';
+import { rewriteEncodedColon } from './lib/encoded-colon.js';
 import { badRequest } from './lib/errors.js';
 import { lazyRequestLogger } from './lib/lazy-request-logger.js';
 import { requireDeclaredRoutes } from './lib/route-declaration.js';
@@ -112,6 +113,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     trustProxy: false,
     // Long ids and literal colons (`/v1/events:polling`) are part of the routes.
     routerOptions: { maxParamLength: 200 },
+    // D40: `/v1/events%3Apolling` is the polling route too.
+    rewriteUrl: rewriteEncodedColon,
     ajv: { customOptions: { strict: false } },
     frameworkErrors: renderFrameworkError,
     // Malformed requests the HTTP parser refuses (431 oversized headers…) get {title, status} too.

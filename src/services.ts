@@ -99,7 +99,7 @@ export function createServices(deps: CoreDeps) {
   // Fan-out beyond polling: called inside each event's recording transaction (outbox, D10).
   const eventListeners: EventListener[] = [webhooks.enqueueForEvent, feed.onOrderEvent];
   if (deps.onEvent) eventListeners.push(deps.onEvent);
-  const events = createEventsService({ db, clock, config, listeners: eventListeners });
+  const events = createEventsService({ db, clock, config, listeners: eventListeners, notices });
   // D38: called inside each weighing's transaction, as eventListeners are for events (the
   // platform feed's `order WEIGHED` item, D36).
   const weighingListeners: WeighingListener[] = [feed.onWeighed];

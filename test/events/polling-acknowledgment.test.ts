@@ -115,7 +115,7 @@ describe('acknowledgment (spec 4.13, D4)', () => {
     expect(await events(second.token)).toEqual(theirs);
   });
 
-  it('processes elements in order, not atomically: a failing middle element keeps earlier ones', async () => {
+  it('processes every element, in order, not atomically: a failing middle element stops nothing (D39)', async () => {
     const me = await createMerchant(t.app, 'Açougue Lote');
     const a = await createSimpleOrder(t.app, me.merchantId);
     clock.advance(1000);
@@ -126,11 +126,12 @@ describe('acknowledgment (spec 4.13, D4)', () => {
       { id: created, orderId: crypto.randomUUID(), eventType: 'CREATED' },
       { id: created, orderId: b.id, eventType: 'CREATED' },
     ];
+    // D39 (amends D4, which stopped at the bad element): the answer is the failure, and the
+    // element after it is acknowledged all the same.
     expectError(await ack(me.token, batch), 400, 'orderId');
-    expect((await events(me.token)).map((e) => e.orderId)).toEqual([b.id]);
-    // Re-sending the whole batch: still stops at the bad element, changes nothing more.
+    expect(await events(me.token)).toEqual([]);
+    // Re-sending the whole batch: the same answer, nothing more changes (rule 3).
     expectError(await ack(me.token, batch), 400, 'orderId');
-    expect((await events(me.token)).map((e) => e.orderId)).toEqual([b.id]);
     expect((await ack(me.token, [batch[0], batch[2]])).statusCode).toBe(202);
     expect(await events(me.token)).toEqual([]);
   });
@@ -190,6 +191,100 @@ describe('acknowledgment (spec 4.13, D4)', () => {
       [later.keyId],
     );
     expect(rows[0].n).toBe(1);
+  });
+});
+
+describe('one bad element never blocks the others; a poll fits one acknowledgment (D39)', () => {
+  // Issue 46, item 1: a client acknowledged its whole poll with a denied cancellation sent as
+  // CREATED first; the 400 stopped the batch there, so every later event (a new order's CREATED
+  // too) came back on every poll.
+  it('a refused element leaves every later element acknowledged; the answer is the first refusal', async () => {
+    const me = await createMerchant(t.app, 'Açougue Lote Inteiro');
+    const other = await createMerchant(t.app, 'Açougue Lote Alheio');
+    const denied = await createSimpleOrder(t.app, me.merchantId);
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: `/admin/v1/orders/${denied.id}/customerCancellation`,
+      headers: adminHeaders,
+      payload: {},
+    });
+    expect(asked.statusCode, asked.body).toBe(202);
+    const deny = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${denied.id}/denyCancellation`,
+      headers: bearer(me.token),
+      payload: { reason: 'Já saiu', code: 'SYSTEMIC_ISSUES' },
+    });
+    expect(deny.statusCode, deny.body).toBe(204);
+    clock.advance(1000);
+    const later = await createSimpleOrder(t.app, me.merchantId);
+    const polled = await events(me.token);
+    expect(polled.map((e) => e.eventType)).toEqual([
+      'CREATED',
+      'ORDER_CANCELLATION_REQUEST',
+      'CANCELLED_DENIED',
+      'CREATED',
+    ]);
+    // The types a client does not know, sent as CREATED: under a cleaver key the type's id names
+    // another type, which is refused naming eventType — and the new order after it is acknowledged.
+    const mapped = polled.map((e) => ({
+      ...el(e),
+      eventType: e.eventType === 'CANCELLED_DENIED' ? 'CREATED' : e.eventType,
+    }));
+    expectError(await ack(me.token, mapped), 400, 'eventType');
+    expect((await events(me.token)).map((e) => [e.orderId, e.eventType])).toEqual([[denied.id, 'CANCELLED_DENIED']]);
+    expect((await events(me.token)).some((e) => e.orderId === later.id)).toBe(false);
+
+    // The first failure is the answer, whatever comes after; every valid element is acknowledged.
+    const third = await createSimpleOrder(t.app, me.merchantId);
+    const foreign = await createSimpleOrder(t.app, other.merchantId);
+    const created = eventIdOf('CREATED');
+    expectError(
+      await ack(me.token, [
+        mapped[2],
+        { id: created, orderId: foreign.id, eventType: 'CREATED' },
+        { id: created, orderId: third.id, eventType: 'CREATED' },
+      ]),
+      400,
+      'eventType',
+    );
+    expect((await events(me.token)).map((e) => e.eventType)).toEqual(['CANCELLED_DENIED']);
+    // Another merchant's order first: 404 Order not found, answered after the rest was processed.
+    expectError(
+      await ack(me.token, [
+        { id: created, orderId: foreign.id, eventType: 'CREATED' },
+        { id: crypto.randomUUID(), orderId: denied.id, eventType: 'CREATED' },
+        el(polled[2]),
+      ]),
+      404,
+      'Order not found',
+    );
+    expect(await events(me.token)).toEqual([]);
+    // Nothing of the other merchant was touched.
+    expect((await events(other.token)).map((e) => e.orderId)).toEqual([foreign.id]);
+  });
+
+  // Issue 46, item 2: a poll returned up to 1000 records and an acknowledgment takes 100; a client
+  // that acknowledges what it polled in one request was refused whole, for good.
+  it('a backlog over 100: each poll answers the oldest 100, and acknowledging a whole poll always fits', async () => {
+    const me = await createMerchant(t.app, 'Açougue Fila Longa');
+    const orders: string[] = [];
+    for (let i = 0; i < 110; i++) {
+      orders.push((await createSimpleOrder(t.app, me.merchantId)).id);
+      clock.advance(10);
+    }
+    const seen: string[] = [];
+    for (let round = 0; round < 3; round++) {
+      const polled = await events(me.token);
+      if (polled.length === 0) break;
+      expect(polled.length).toBeLessThanOrEqual(100);
+      seen.push(...polled.map((e) => e.orderId));
+      const res = await ack(me.token, polled.map(el));
+      expect(res.statusCode, res.body).toBe(202);
+    }
+    // Oldest first, each once, none left.
+    expect(seen).toEqual(orders);
+    expect(await events(me.token)).toEqual([]);
   });
 });
 

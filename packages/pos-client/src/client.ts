@@ -487,7 +487,7 @@ export function createPosClient(options: PosClientOptions) {
       await authorized({ method: 'DELETE', path: '/v1/sandbox/listen', idempotent: true });
     },
 
-    /** D3: pending events of this integration key, oldest first (at most 1000); [] on 204. */
+    /** Pending events of this integration key, oldest first (at most 100, one acknowledgment's worth); [] on 204. */
     async pollEvents(opts: PollOptions = {}): Promise<EventRecord[]> {
       const r = await authorized({
         method: 'GET',
@@ -501,7 +501,8 @@ export function createPosClient(options: PosClientOptions) {
 
     /**
      * Spec 4.13: acknowledge ONLY events already processed and persisted. Sent in batches of
-     * 100 (D4), in order; re-sending is safe (rule 3), so network failures are retried.
+     * 100, in order; re-sending is safe (rule 3), so network failures are retried. The service
+     * processes every element of a batch even when one is refused, and answers that refusal.
      */
     async acknowledgeEvents(events: Array<EventRecord | Acknowledgment>): Promise<void> {
       const acks = events.map(toAcknowledgment);

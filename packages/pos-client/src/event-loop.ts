@@ -18,8 +18,11 @@ import { abortableSleep, type SleepFn } from './http.js';
 import { type Logger, safeLog } from './logger.js';
 import type { EventRecord, OrderEventType } from './types.js';
 
-/** D3: a poll answers at most this many events; a full batch means more may be waiting. */
-const POLL_BATCH_LIMIT = 1000;
+/**
+ * A poll answers at most this many events, the most one acknowledgment takes; a full batch means
+ * more may be waiting.
+ */
+const POLL_BATCH_LIMIT = 100;
 
 /** 4xx answers that may well succeed later (timeout, conflict, too early, rate limit). */
 const TRANSIENT_CLIENT_ERRORS = new Set([408, 409, 425, 429]);
@@ -53,7 +56,7 @@ export interface EventLoopErrorContext {
 
 export interface EventLoopOptions {
   signal?: AbortSignal;
-  /** Wait between polls (default 5 s). A full batch (1000 events) is followed by a poll at once. */
+  /** Wait between polls (default 5 s). A full batch (100 events) is followed by a poll at once. */
   intervalMs?: number;
   /**
    * Backoff after a failed poll or acknowledgment (the loop waits), and for a transient handler

@@ -504,6 +504,11 @@ export interface RequestLogEntry {
   /** Failed requests only: the body, at most 2 KB, secrets redacted. */
   requestBody: string | null;
   requestBodyTruncated: boolean;
+  /**
+   * What the service forgave in the request and you should fix, or null: an acknowledgment
+   * naming another eventType than the event its eventId names.
+   */
+  warning: string | null;
 }
 
 /** Which requests of the log to read: newest first, `limit` at a time before `before`. */

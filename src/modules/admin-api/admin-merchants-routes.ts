@@ -8,7 +8,7 @@ import { declareRoute, READ_WITH_PLATFORM } from '../../lib/route-declaration.js
 import { errorResponses, NoContent, Uuid, withFieldDescriptions } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
 import type { SyncView } from '../catalog/index.js';
-import type { MerchantRow, MerchantsService } from '../merchants/index.js';
+import { type MerchantRow, type MerchantsService, webhookTargetOf } from '../merchants/index.js';
 import { type KeyPresence, KeyUsage, type UsageService } from '../usage/index.js';
 import {
   CreatedIntegrationKey,
@@ -132,6 +132,10 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
           updatedAt: m.updated_at.toISOString(),
           onboarding: {
             ordersWebhookURL: m.orders_webhook_url,
+            // D40: the address events go to, in the dialect of the key that registered it (D28).
+            webhookTarget: m.orders_webhook_url
+              ? webhookTargetOf(m.orders_webhook_url, keys.find((k) => k.id === m.webhook_key_id)?.profile ?? 'cleaver')
+              : null,
             webhookKeyId: m.webhook_key_id,
             webhookDisabledAt: iso(m.webhook_disabled_at),
             getMerchantURL: m.get_merchant_base_url

@@ -72,6 +72,12 @@ export const MerchantDetail = Type.Object({
         description:
           'Base URL of the POS’s webhook receiver; webhooks are POSTed to it with /v1/orderUpdate appended (/v1/newEvent for an opendelivery key). No query, fragment or trailing slash; a path prefix only for an opendelivery key (https://pos.example.com/od → https://pos.example.com/od/v1/newEvent). https only in production. Null when never registered.',
       }),
+      webhookTarget: Type.Union([Type.String(), Type.Null()], {
+        description:
+          'The address events are POSTed to: ordersWebhookURL with /v1/orderUpdate appended, or /v1/newEvent when an ' +
+          'opendelivery key registered it (an address it gave ending in /v1/newEvent is that endpoint itself). Null ' +
+          'when never registered.',
+      }),
       webhookKeyId: Type.Union([Uuid(), Type.Null()], {
         description: 'The integration key that registered the webhook URL; its secret signs the webhooks.',
       }),

@@ -47,6 +47,14 @@ const LoggedRequest = Type.Object(
     requestBodyTruncated: Type.Boolean({
       description: `Whether the body was longer than ${REQUEST_LOG_BODY_BYTES} bytes (requestBody is then its start).`,
     }),
+    warning: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'What the service forgave in this request and the client should fix, or null: an acknowledgment naming ' +
+        'another eventType than the event its eventId names (D39).',
+      examples: [
+        'CANCELLED_DENIED acknowledged as CREATED (order …, eventId …): acknowledged by its eventId; send the eventType as polled',
+      ],
+    }),
   },
   { description: 'One request of the calling integration key.' },
 );

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { badRequest } from '../../lib/errors.js';
+import { noteRequestWarning } from '../../lib/request-warning.js';
 import { declareRoute, MERCHANT_READ, MERCHANT_WRITE } from '../../lib/route-declaration.js';
 import { described, errorResponses, NoContent, sendNoBody, Uuid } from '../../lib/schemas.js';
 import type { Principal } from '../auth/index.js';
 import { ORDER_EVENT_TYPES, OrderEventTypeEnum } from './event-contract.js';
 import { EventRecordSchema } from './events-schemas.js';
-import { ACK_LIMIT, type EventsService } from './events-service.js';
+import { ACK_LIMIT, type EventsService, POLL_LIMIT } from './events-service.js';
 
 const FILTER_TYPES = [...ORDER_EVENT_TYPES, 'PREPARATION_REQUESTED'] as const;
 const FILTER_TYPE_SET = new Set<string>(FILTER_TYPES);
@@ -44,7 +45,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
       access: MERCHANT_READ,
       summary: 'Pending events of the calling integration key, oldest first (D3); 204 when none',
       description:
-        'Every event not yet acknowledged by this integration key, oldest first, at most 1000 (spec 6). An event comes ' +
+        `Every event not yet acknowledged by this integration key, oldest first, at most ${POLL_LIMIT} (spec 6; D39: ` +
+        'never more than one acknowledgment takes, so acknowledging a whole poll in one request always fits). An event comes ' +
         'back in every poll until it is acknowledged, so handling must be idempotent. `eventType` filters by type: ' +
         'repeat it, separate the types with commas, or both (D33). For a ' +
         '`cleaver` key `eventId` names the event type (shared by every order, D1); for an `opendelivery` key one ' +
@@ -92,13 +94,15 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
       summary: 'Acknowledge polled events for the calling integration key (spec 4.13, D4)',
       description:
         'Marks events as processed so they stop coming back in polls. Acknowledge only what you processed and stored. At ' +
-        'most 100 per request; repeating an acknowledgment is harmless; a batch that fails midway keeps the ' +
-        'acknowledgments before the failure. `id` is the eventId as polled, in either form whatever the key’s profile: ' +
-        'the type’s id acknowledges the event’s current occurrence, an occurrence id only that occurrence. Acknowledging ' +
-        'never affects another key. Each element’s eventType must be the type its id names: otherwise 400 ' +
-        '`{title: "eventType"}`, with the elements before it acknowledged (D32). Errors: 400 for a malformed list ' +
-        '(`{title: "orderId"}` for an unknown order, `{title: "id"}` for an unknown id); 404 when an order is not the ' +
-        'merchant’s.',
+        `most ${ACK_LIMIT} per request (a poll never returns more); repeating an acknowledgment is harmless. Every element ` +
+        'is processed, in order, whatever happens to the others (D39): the answer is 202 when all succeeded, otherwise ' +
+        'the first failing element’s error, with every valid element acknowledged all the same. `id` is the eventId as ' +
+        'polled, in either form whatever the key’s profile: the type’s id acknowledges the event’s current occurrence, an ' +
+        'occurrence id only that occurrence. Acknowledging never affects another key. eventType should be the type as ' +
+        'polled. For an `opendelivery` key an occurrence id decides: another eventType is acknowledged all the same, ' +
+        'with a warning in the request log and a daily notice (D39). Otherwise an eventType that is not the type the id ' +
+        'names is 400 `{title: "eventType"}` (D32). Errors: 400 for a malformed list (`{title: "orderId"}` for an ' +
+        'unknown order, `{title: "id"}` for an unknown id); 404 `Order not found` when an order is not the merchant’s.',
       schema: {
         tags: ['events'],
         body: Type.Array(
@@ -113,11 +117,14 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
         ),
         response: { 202: Type.Null(), ...errorResponses(400, 401, 404, 413, 415, 429) },
       },
-      // Spec 4.13 rule 2, D4: elements are acknowledged one by one, and a failing element leaves
-      // the earlier ones acknowledged (their receipts' acknowledged_at is set; no receipt is added).
-      rejectedMayWrite: { update: ['event_receipts'] },
+      // Spec 4.13 rule 2, D39: elements are acknowledged one by one, and a failing element leaves
+      // every other one acknowledged (their receipts' acknowledged_at is set; no receipt is added),
+      // and a forgiven type mismatch raises its daily notice.
+      rejectedMayWrite: { update: ['event_receipts'], append: ['notices'] },
       handler: async (request, reply) => {
-        await events.acknowledge(request.principal, request.body);
+        const { failure, warning } = await events.acknowledge(request.principal, request.body);
+        if (warning) noteRequestWarning(request, warning);
+        if (failure) throw failure;
         return sendNoBody(reply, 202);
       },
     }),

@@ -1,24 +1,35 @@
 import type { Config } from '../../config.js';
 import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
-import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Principal } from '../auth/index.js';
+import type { NoticeInput } from '../notices/index.js';
+import {
+  type AcknowledgmentInput,
+  type AcknowledgmentResult,
+  acknowledgeElements,
+  mismatchWarning,
+  type TypeMismatch,
+} from './acknowledgment.js';
 import type { EventListener, EventRecord, OrderEventType, RecordedEvent } from './event-contract.js';
-import { EVENT_TYPE_BY_ID, eventIdOf, eventRecordFor } from './event-dialects.js';
+import { eventIdOf, eventRecordFor } from './event-dialects.js';
 import * as repo from './events-repository.js';
 import { createPendingKeys } from './pending-keys.js';
 
 export { EVENT_ID_NAMESPACE, eventIdOf } from './event-dialects.js';
 
-/** D3: at most this many records per poll. */
-export const POLL_LIMIT = 1000;
+/** D39: at most this many records per poll, the most one acknowledgment takes (amends D3's 1000). */
+export const POLL_LIMIT = 100;
 /** D4: at most this many acknowledgments per request. */
 export const ACK_LIMIT = 100;
 
 export const orderNotFound = () => notFound('Order not found');
-/** D32: an acknowledgment element whose eventType is not the type its id names (spec 4.13's `{title: <field>}`). */
-const wrongEventType = () => new AppError(400, 'eventType');
+
+/** D39: the integration notice of a key whose acknowledgments name other types than polled. */
+export const TYPE_MISMATCH_NOTICE = 'acknowledgment.type-mismatch';
+/** D39: at most one such notice per key in this long. */
+const TYPE_MISMATCH_NOTICE_EVERY_MS = 24 * 3_600_000;
 
 export interface RecordEventInput {
   merchantId: string;
@@ -31,11 +42,7 @@ export interface RecordEventInput {
   detail?: Record<string, unknown>;
 }
 
-export interface AcknowledgmentInput {
-  id: string;
-  orderId: string;
-  eventType: OrderEventType;
-}
+export type { AcknowledgmentInput } from './acknowledgment.js';
 
 /** Filter values a key may send to polling that no event of the platform ever has (D28). */
 export type PollableEventType = OrderEventType | 'PREPARATION_REQUESTED';
@@ -46,8 +53,31 @@ export function createEventsService(deps: {
   config: Pick<Config, 'publicUrl' | 'appId'>;
   /** Fan-out beyond polling (webhooks); called inside the recording transaction. */
   listeners: EventListener[];
+  /** D39: where a key's type mismatches are raised, once a day per key. */
+  notices?: { raiseUnlessRaisedSince(notice: NoticeInput, keyId: string, since: Date): Promise<void> };
 }) {
   const { db, clock, config, listeners } = deps;
+
+  /** D39: one integration notice per key and day, naming both types of the first mismatch. */
+  async function raiseMismatchNotice(principal: Principal, mismatch: TypeMismatch): Promise<void> {
+    if (!deps.notices) return;
+    const at = clock.now();
+    const { eventType, acknowledgedAs } = mismatch;
+    await deps.notices.raiseUnlessRaisedSince(
+      {
+        at,
+        kind: TYPE_MISMATCH_NOTICE,
+        merchantId: principal.merchantId,
+        message:
+          `${eventType} acknowledged as ${acknowledgedAs}: the client maps unknown event types to ${acknowledgedAs} ` +
+          `(integration key ${principal.keyId}; acknowledged by its eventId)`,
+        detail: { keyId: principal.keyId, eventType, acknowledgedAs, orderId: mismatch.orderId },
+      },
+      principal.keyId,
+      new Date(at.getTime() - TYPE_MISMATCH_NOTICE_EVERY_MS),
+    );
+  }
+
   const context = { publicUrl: config.publicUrl, appId: config.appId };
   // Keys known to have nothing pending: most polls answer 204 without the database (ADR 12).
   const pendingKeys = createPendingKeys({ db });
@@ -147,53 +177,21 @@ export function createEventsService(deps: {
     },
 
     /**
-     * POST /v1/events/acknowledgment (spec 4.13, D4): one element after the other, each its own
-     * statement, so a failing element leaves the earlier ones acknowledged; repeats are no-ops.
-     *
-     * `id` may be either form of eventId, whatever the key's profile (D28): the type's id (D1),
-     * which acknowledges the event's current occurrence, or an occurrence id, which acknowledges
-     * that occurrence only. The two never collide (a type id is a version 5 uuid, an occurrence
-     * id a random version 4 one), so events polled before a profile change keep their identity.
+     * POST /v1/events/acknowledgment (spec 4.13, D4, D39): every element processed in order, each
+     * its own statement; the first refusal is the answer (acknowledgment.ts). A type mismatch an
+     * opendelivery key was forgiven comes back as the request log's warning and is raised as a
+     * notice.
      */
-    async acknowledge(principal: Principal, elements: AcknowledgmentInput[]): Promise<void> {
+    async acknowledge(
+      principal: Principal,
+      elements: AcknowledgmentInput[],
+    ): Promise<AcknowledgmentResult & { warning?: string }> {
       if (elements.length > ACK_LIMIT) throw badRequest(`body must hold at most ${ACK_LIMIT} acknowledgments`);
-      for (const element of elements) {
-        const type = EVENT_TYPE_BY_ID.get(element.id.toLowerCase());
-        if (type) {
-          const owner = await repo.merchantOfOrder(db, element.orderId);
-          if (!owner) throw new AppError(400, 'orderId');
-          if (owner !== principal.merchantId) throw orderNotFound();
-          // D32: the id names another type than the one sent. Accepting it acknowledged nothing,
-          // so the event came back on every poll (a POS that maps unknown types to CREATED
-          // looped on it forever); the earlier elements stay acknowledged (rule 2).
-          if (type !== element.eventType) throw wrongEventType();
-          await repo.acknowledgeReceipt(db, {
-            keyId: principal.keyId,
-            orderId: element.orderId,
-            eventType: type,
-            at: clock.now(),
-          });
-          continue;
-        }
-        const occurrenceId = element.id.toLowerCase();
-        const { owner, occurrence } = await repo.lookupOccurrence(db, occurrenceId, element.orderId);
-        // D21: another merchant's occurrence is as unknown as one that never was.
-        if (!occurrence || occurrence.merchant_id !== principal.merchantId) throw new AppError(400, 'id');
-        if (!owner) throw new AppError(400, 'orderId');
-        if (owner !== principal.merchantId) throw orderNotFound();
-        // Rule 4: an occurrence of another order acknowledges nothing; an earlier occurrence of a
-        // re-opened event neither (its newer occurrence is still unseen).
-        if (occurrence.order_id !== element.orderId) continue;
-        // D32: an occurrence of this order whose type is not the one sent.
-        if (occurrence.event_type !== element.eventType) throw wrongEventType();
-        await repo.acknowledgeOccurrence(db, {
-          keyId: principal.keyId,
-          orderId: element.orderId,
-          eventType: element.eventType,
-          occurrenceId,
-          at: clock.now(),
-        });
-      }
+      const result = await acknowledgeElements(db, clock, principal, elements);
+      const [first] = result.mismatches;
+      if (first) await raiseMismatchNotice(principal, first);
+      const warning = mismatchWarning(result.mismatches);
+      return warning ? { ...result, warning } : result;
     },
 
     // ---- retention (D30) ----

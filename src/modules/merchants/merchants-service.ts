@@ -11,6 +11,7 @@ import type { AuthService, Principal } from '../auth/index.js';
 import { type FeedRecorder, noFeed } from '../feed/index.js';
 import type { MerchantRow } from './merchants-repository.js';
 import * as repo from './merchants-repository.js';
+import { webhookBaseOf } from './webhook-address.js';
 
 export const merchantNotFound = () => notFound('Merchant not found');
 
@@ -257,12 +258,14 @@ export function createMerchantsService(deps: {
           throw badRequest('merchantId must be the merchant of the access token');
         }
       }
-      checkWebhookBaseUrl(input.ordersWebhookURL, deps.env, { pathPrefix: principal.profile === 'opendelivery' });
+      // D40: an opendelivery key's full endpoint address is stored as the base before /v1/newEvent.
+      const webhookBase = webhookBaseOf(input.ordersWebhookURL, principal.profile);
+      checkWebhookBaseUrl(webhookBase, deps.env, { pathPrefix: principal.profile === 'opendelivery' });
       if (input.getMerchantURL) {
         checkHttpUrl('getMerchantURL.baseURL', input.getMerchantURL.baseURL, deps.env);
         if (!input.getMerchantURL.apiKey.trim()) throw badRequest('getMerchantURL.apiKey must not be empty');
       }
-      await refusePrivateTarget('ordersWebhookURL', input.ordersWebhookURL);
+      await refusePrivateTarget('ordersWebhookURL', webhookBase);
       if (input.getMerchantURL) await refusePrivateTarget('getMerchantURL.baseURL', input.getMerchantURL.baseURL);
       const at = clock.now();
       const row = await db.transaction(async (tx) => {
@@ -270,7 +273,7 @@ export function createMerchantsService(deps: {
           tx,
           principal.merchantId,
           {
-            ordersWebhookURL: input.ordersWebhookURL,
+            ordersWebhookURL: webhookBase,
             webhookKeyId: principal.keyId,
             getMerchantURL: input.getMerchantURL && {
               baseURL: input.getMerchantURL.baseURL.replace(/\/+$/, ''),

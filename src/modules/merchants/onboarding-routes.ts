@@ -5,6 +5,7 @@ import { errorResponses, Uuid } from '../../lib/schemas.js';
 import { isOpenDelivery } from '../auth/index.js';
 import { OdMerchantApiInfo, OdMerchantAvailability } from '../opendelivery/index.js';
 import { type MerchantsService, merchantNotFound } from './merchants-service.js';
+import { webhookTargetOf } from './webhook-address.js';
 
 export const IntegrationConfigSchema = Type.Object({
   getMerchantURL: Type.Union(
@@ -30,7 +31,7 @@ export const IntegrationConfigSchema = Type.Object({
 const OnboardingBody = Type.Object({
   ordersWebhookURL: Type.String({
     description:
-      'Base URL of the POS’s webhook receiver; webhooks are POSTed to it with /v1/orderUpdate appended (/v1/newEvent for an opendelivery key). No query, fragment or trailing slash; a path prefix only for an opendelivery key (https://pos.example.com/od → https://pos.example.com/od/v1/newEvent). https only in production. Null when never registered.',
+      'Base URL of the POS’s webhook receiver; webhooks are POSTed to it with /v1/orderUpdate appended (/v1/newEvent for an opendelivery key). No query, fragment or trailing slash; a path prefix only for an opendelivery key (https://pos.example.com/od → https://pos.example.com/od/v1/newEvent), which may also give the endpoint itself (https://pos.example.com/od/v1/newEvent: events go there as it is). https only in production.',
     minLength: 1,
     maxLength: 2048,
   }),
@@ -67,7 +68,8 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ merchants: MerchantsS
       description:
         'A `cleaver` key gets 200 with the integration configuration (spec 2.2, getMerchantURL null when never ' +
         'registered). An `opendelivery` key gets 201 with Open Delivery’s MerchantAPIInfo, which leaves out what ' +
-        'is not registered (D28); its webhooks then go to {ordersWebhookURL}/v1/newEvent.',
+        'is not registered (D28), whose ordersWebhookURL is the address its webhooks go to: the one given when it ends ' +
+        'in /v1/newEvent, otherwise the one given with /v1/newEvent appended (D40).',
       schema: {
         tags: ['merchant'],
         querystring: Type.Object({ merchantId: Type.Optional(Uuid()) }),
@@ -83,7 +85,10 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ merchants: MerchantsS
         if (!isOpenDelivery(request.principal)) return config;
         return reply.code(201).send({
           ...(config.getMerchantURL ? { getMerchantURL: config.getMerchantURL } : {}),
-          ...(config.ordersWebhookURL ? { ordersWebhookURL: config.ordersWebhookURL } : {}),
+          // D40: the address events go to, whichever form was registered.
+          ...(config.ordersWebhookURL
+            ? { ordersWebhookURL: webhookTargetOf(config.ordersWebhookURL, request.principal.profile) }
+            : {}),
         });
       },
     }),

@@ -42,3 +42,26 @@ export async function listNotices(
   );
   return rows;
 }
+
+/**
+ * One notice, unless one of its kind about the same integration key was raised since `since`
+ * (D39: a key's acknowledgment mismatches, once a day). One statement: the check and the insert
+ * see the same rows; two requests at the very same moment may both insert, which costs a
+ * duplicate line, never a lost one.
+ */
+export async function insertNoticeUnlessSince(
+  db: Queryable,
+  notice: NoticeInput,
+  keyId: string,
+  since: Date,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `INSERT INTO notices (at, kind, merchant_id, message, detail)
+     SELECT $1, $2, $3, $4, $5::jsonb
+      WHERE NOT EXISTS (SELECT 1 FROM notices
+                         WHERE merchant_id IS NOT DISTINCT FROM $3 AND kind = $2 AND at > $7
+                           AND detail->>'keyId' = $6)`,
+    [notice.at, notice.kind, notice.merchantId, notice.message, JSON.stringify(notice.detail), keyId, since],
+  );
+  return rowCount > 0;
+}

@@ -11,6 +11,10 @@ export function createNoticesService(deps: { db: Db }) {
   const { db } = deps;
   return {
     raise: (notices: repo.NoticeInput[]) => repo.insertNotices(db, notices),
+    /** D39: at most one notice of this kind about an integration key since `since`. */
+    async raiseUnlessRaisedSince(notice: repo.NoticeInput, keyId: string, since: Date): Promise<void> {
+      await repo.insertNoticeUnlessSince(db, notice, keyId, since);
+    },
 
     /** GET /admin/v1/notices: a page, and the cursor of the next one when there is more. */
     async list(filter: { merchantId?: string; kind?: string; cursor?: string; limit?: number }) {

@@ -108,7 +108,7 @@ export const OdMerchantApiInfo = Type.Object({
   ordersWebhookURL: Type.Optional(
     Type.String({
       description:
-        'Base URL of the POS’s webhook receiver; webhooks are POSTed to it with /v1/orderUpdate appended (/v1/newEvent for an opendelivery key). No query, fragment or trailing slash; a path prefix only for an opendelivery key (https://pos.example.com/od → https://pos.example.com/od/v1/newEvent). https only in production. Null when never registered.',
+        'Sent: the POS’s webhook receiver, either its endpoint (a path ending in /v1/newEvent: events go to it as it is) or a base (no path, or a path prefix) to which /v1/newEvent is appended (https://pos.example.com/od → https://pos.example.com/od/v1/newEvent). No query, fragment or trailing slash; https only in production. Answered: the address events go to.',
       format: 'uri',
     }),
   ),

@@ -15,6 +15,8 @@ const row = (n: number): LoggedRow => ({
   errorTitle: n % 3 ? null : 'Order not found',
   body: n % 3 ? null : `{"n":${n}}`,
   bodyTruncated: n % 6 === 0,
+  // D39: some requests carry a warning; a row without one is stored without the field.
+  warning: n % 4 ? null : `warning ${n}`,
 });
 
 /** Requests 1..total in batches of the given sizes, stored as listKeyBatches returns them. */

@@ -17,8 +17,11 @@ export interface LoggedRow {
   errorTitle: string | null;
   body: string | null;
   bodyTruncated: boolean;
+  /** What the service forgave in the request (D39), or null. */
+  warning: string | null;
 }
 
+/** The warning is last and left out when there is none: rows written before it read as none. */
 type StoredRequest = [
   at: number,
   requestId: string,
@@ -29,6 +32,7 @@ type StoredRequest = [
   errorTitle: string | null,
   body: string | null,
   bodyTruncated: 0 | 1,
+  warning?: string,
 ];
 
 /** Requests a batch holds at most (positions leave room for 1,024). */
@@ -37,8 +41,8 @@ const POSITION_BASE = 1024n;
 
 /** One key's requests of one flush (at most BATCH_MAX, oldest first) as a row to insert. */
 export function toBatch(key: { keyId: string; merchantId: string }, rows: LoggedRow[]): RequestLogBatchInsert {
-  const stored = rows.map(
-    (r): StoredRequest => [
+  const stored = rows.map((r): StoredRequest => {
+    const row: StoredRequest = [
       r.at,
       r.requestId,
       r.method,
@@ -48,8 +52,10 @@ export function toBatch(key: { keyId: string; merchantId: string }, rows: Logged
       r.errorTitle,
       r.body,
       r.bodyTruncated ? 1 : 0,
-    ],
-  );
+    ];
+    if (r.warning !== null) row.push(r.warning);
+    return row;
+  });
   const first = rows[0];
   const last = rows[rows.length - 1];
   if (first === undefined || last === undefined || rows.length > BATCH_MAX) {
@@ -107,6 +113,7 @@ export function* newestRequests(
         errorTitle: s[6],
         body: s[7],
         bodyTruncated: s[8] === 1,
+        warning: s[9] ?? null,
       };
     }
   }

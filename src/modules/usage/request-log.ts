@@ -11,6 +11,7 @@
 import { epochMs } from '../../lib/clock.js';
 import { errorTitleOf } from '../../lib/error-title.js';
 import { redactedJson } from '../../lib/redact.js';
+import { requestWarningOf } from '../../lib/request-warning.js';
 import { BATCH_MAX, type LoggedRow, newestRequests, splitPosition, toBatch } from './request-log-batch.js';
 import * as repo from './request-log-repository.js';
 import type { BatchWriterDeps } from './usage-recorder.js';
@@ -61,6 +62,8 @@ export interface RequestLogEntry {
   errorTitle: string | null;
   requestBody: string | null;
   requestBodyTruncated: boolean;
+  /** What the service forgave in the request (D39), or null. */
+  warning: string | null;
 }
 
 export function createRequestLog(deps: BatchWriterDeps) {
@@ -113,6 +116,7 @@ export function createRequestLog(deps: BatchWriterDeps) {
         errorTitle: null,
         body: null,
         bodyTruncated: false,
+        warning: null,
       };
       ring.slots[index] = slot;
     }
@@ -125,6 +129,7 @@ export function createRequestLog(deps: BatchWriterDeps) {
     slot.errorTitle = failed ? errorTitleOf(request) : null;
     slot.body = body;
     slot.bodyTruncated = bodyTruncated;
+    slot.warning = requestWarningOf(request);
     if (size >= FLUSH_AT_ROWS) void flush();
     else if (timer === undefined) {
       timer = setTimeout(() => void flush(), flushEveryMs);
@@ -218,6 +223,7 @@ export function createRequestLog(deps: BatchWriterDeps) {
           errorTitle: r.errorTitle,
           requestBody: r.body,
           requestBodyTruncated: r.bodyTruncated,
+          warning: r.warning,
         });
         last = r.position;
       }
