@@ -74,7 +74,8 @@ describe('an Open Delivery POS with an opendelivery key', { timeout: 120_000 }, 
     });
     expect(onboard.statusCode).toBe(201);
     expectOd(OdMerchantApiInfo, onboard.json(), 'onboarding');
-    expect(onboard.json()).toEqual({ ordersWebhookURL: receiver.url });
+    // D40: the answer shows the address the webhooks go to (it used to echo the base).
+    expect(onboard.json()).toEqual({ ordersWebhookURL: `${receiver.url}/v1/newEvent` });
 
     const upload = await pos.put('/v1/merchantUpdate', {
       entityType: 'MERCHANT',

@@ -1,12 +1,14 @@
 // Request shapes that POS software written by others sends, replayed as such clients send them
-// (D32–D35): the polling filter joined with commas, form bodies whose values are not encoded the
-// way a browser would, action POSTs labelled JSON with Content-Length: 0, an acknowledgment
-// naming the wrong type, a misspelt catalog key, Open Delivery's own deny codes, Open Delivery
-// 1.7's merchant status path, a webhook receiver below a path, and a wrong method on a real path.
+// (D32–D35, D39, D40): the polling filter joined with commas, form bodies whose values are not
+// encoded the way a browser would, action POSTs labelled JSON with Content-Length: 0, an
+// acknowledgment naming the wrong type, a misspelt catalog key, Open Delivery's own deny codes,
+// Open Delivery 1.7's merchant status path, a webhook receiver below a path or given as the
+// endpoint itself, the polling path with its colon encoded, and a wrong method on a real path.
 // Each answer is checked as the client would read it: status, body, and Content-Type.
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIdOf } from '../../src/modules/events/index.js';
-import { OdEvent, OdMerchantAvailability } from '../../src/modules/opendelivery/index.js';
+import { OdEvent, OdMerchantApiInfo, OdMerchantAvailability } from '../../src/modules/opendelivery/index.js';
 import { expectError } from '../support/expect-error.js';
 import { createSimpleOrder } from '../support/orders.js';
 import { adminHeaders, createTestApp, type TestApp } from '../support/test-app.js';
@@ -141,37 +143,67 @@ describe('action POSTs labelled JSON with nothing in them (Content-Length: 0)', 
   });
 });
 
-describe('an acknowledgment naming the wrong type (D32)', () => {
-  it('is refused naming eventType, keeps the elements before it, and stops the phantom-order loop', async () => {
+describe('an acknowledgment naming the wrong type (D32, D39)', () => {
+  it('opendelivery: the occurrence id decides, with a warning and one notice a day; cleaver: refused, stopping nothing', async () => {
     const { merchantId, od, cleaver } = await twoPos('Açougue Tipo Errado');
     const first = await createSimpleOrder(t.app, merchantId);
     const second = await createSimpleOrder(t.app, merchantId);
     expect((await confirm(cleaver, second.id)).statusCode).toBe(202);
+    const third = await createSimpleOrder(t.app, merchantId);
 
-    // A library that maps types it does not know to CREATED acknowledges CONFIRMED as CREATED.
+    // A library that maps types it does not know to CREATED acknowledges CONFIRMED as CREATED,
+    // in the middle of its whole poll. D32 refused it and stopped there (the third order's CREATED
+    // came back on every poll); D39: the occurrence id says exactly what was handled.
     const odEvents = await poll(od);
-    const odFirst = odEvents.find((e) => e.orderId === first.id) as (typeof odEvents)[number];
+    expect(odEvents.map((e) => e.eventType)).toEqual(['CREATED', 'CREATED', 'CONFIRMED', 'CREATED']);
     const odConfirmed = odEvents.find((e) => e.eventType === 'CONFIRMED') as (typeof odEvents)[number];
-    const wrong = { ...ackOf(odConfirmed), eventType: 'CREATED' };
-    expectOdError(await od.post('/v1/events/acknowledgment', [ackOf(odFirst), wrong]), 400, 'eventType');
-    // The element before it stays acknowledged (spec 4.13 rule 2); the wrong one is still pending.
-    expect((await poll(od)).map((e) => e.eventId)).not.toContain(odFirst.eventId);
-    expect((await poll(od)).map((e) => e.eventId)).toContain(odConfirmed.eventId);
-    // By occurrence id with its own type: acknowledged; again: still 202 (rule 3).
+    const batch = odEvents.map((e) => (e === odConfirmed ? { ...ackOf(e), eventType: 'CREATED' } : ackOf(e)));
     for (let i = 0; i < 2; i++) {
-      const res = await od.post('/v1/events/acknowledgment', [ackOf(odConfirmed)]);
+      // Again: already acknowledged, still 202 (rule 3), never refused.
+      const res = await od.post('/v1/events/acknowledgment', batch);
       expect(res.statusCode, res.body).toBe(202);
       expect(res.body).toBe('');
     }
-    expect((await poll(od)).map((e) => e.eventId)).not.toContain(odConfirmed.eventId);
-
-    // A cleaver key: the type's id of CONFIRMED sent with CREATED.
-    const mismatch = { id: eventIdOf('CONFIRMED'), orderId: second.id, eventType: 'CREATED' };
-    expectError(await cleaver.post('/v1/events/acknowledgment', [mismatch]), 400, 'eventType');
-    expect((await poll(cleaver)).filter((e) => e.orderId === second.id).map((e) => e.eventType)).toEqual([
-      'CREATED',
-      'CONFIRMED',
+    expect(await poll(od)).toEqual([]);
+    // The key's request log keeps the mismatch as a warning, naming both types.
+    const log = await od.get('/v1/developer/requests?limit=5');
+    expect(log.statusCode, log.body).toBe(200);
+    const acks = (log.json().items as Array<{ path: string; status: number; warning: string | null }>).filter(
+      (r) => r.path === '/v1/events/acknowledgment',
+    );
+    expect(acks.map((r) => [r.status, r.warning])).toEqual(
+      Array(2).fill([
+        202,
+        `CONFIRMED acknowledged as CREATED (order ${second.id}, eventId ${odConfirmed.eventId}): acknowledged by its eventId; send the eventType as polled`,
+      ]),
+    );
+    // One integration notice for the key, however many mismatches that day.
+    const notices = async () =>
+      (
+        await operator(t.app, 'GET', `/notices?merchantId=${merchantId}&kind=acknowledgment.type-mismatch`)
+      ).json() as Array<{ message: string; detail: Record<string, unknown> }>;
+    expect(await notices()).toEqual([
+      expect.objectContaining({
+        message: `CONFIRMED acknowledged as CREATED: the client maps unknown event types to CREATED (integration key ${od.keyId}; acknowledged by its eventId)`,
+        detail: { keyId: od.keyId, eventType: 'CONFIRMED', acknowledgedAs: 'CREATED', orderId: second.id },
+      }),
     ]);
+
+    // A cleaver key: the type's id of CONFIRMED sent with CREATED is refused naming eventType, and
+    // the element after it is acknowledged all the same (D39).
+    const mismatch = { id: eventIdOf('CONFIRMED'), orderId: second.id, eventType: 'CREATED' };
+    const afterIt = { id: eventIdOf('CREATED'), orderId: third.id, eventType: 'CREATED' };
+    expectError(await cleaver.post('/v1/events/acknowledgment', [mismatch, afterIt]), 400, 'eventType');
+    expect((await poll(cleaver)).map((e) => [e.orderId, e.eventType])).toEqual([
+      [first.id, 'CREATED'],
+      [second.id, 'CREATED'],
+      [second.id, 'CONFIRMED'],
+    ]);
+    // An occurrence id sent by a cleaver key with another type is refused too: it has no occurrence
+    // ids in its records, so the disagreement is a bug to name (D32).
+    const byOccurrence = { id: odConfirmed.eventId, orderId: second.id, eventType: 'CREATED' };
+    expectError(await cleaver.post('/v1/events/acknowledgment', [byOccurrence]), 400, 'eventType');
+    expect(await notices()).toHaveLength(1);
   });
 });
 
@@ -267,7 +299,7 @@ describe('Open Delivery 1.7’s merchant status (D35)', () => {
   });
 });
 
-describe('an ordersWebhookURL with a path prefix (D35)', () => {
+describe('an ordersWebhookURL with a path prefix (D35, D40)', () => {
   it('is taken from an opendelivery key, with /v1/newEvent appended; refused from a cleaver key', async () => {
     const { merchantId, od, cleaver } = await twoPos('Açougue Prefixo');
     const prefixed = `${receiver.url}/integracoes/cleaver`;
@@ -293,12 +325,96 @@ describe('an ordersWebhookURL with a path prefix (D35)', () => {
     }
     const registered = await od.put('/v1/merchantOnboarding', { ordersWebhookURL: prefixed });
     expect(registered.statusCode, registered.body).toBe(201);
-    expect(registered.json()).toEqual({ ordersWebhookURL: prefixed });
+    // D40: the answer shows the address events go to.
+    expect(registered.json()).toEqual({ ordersWebhookURL: `${prefixed}/v1/newEvent` });
     const order = await createSimpleOrder(t.app, merchantId);
     await t.services.webhooks.drain();
     const delivered = receiver.requests.filter((r) => JSON.parse(r.body).orderId === order.id);
     expect(delivered.map((r) => r.path)).toEqual(['/integracoes/cleaver/v1/newEvent']);
     expectOd(OdEvent, JSON.parse(delivered[0].body));
+  });
+});
+
+// Issue 46, item 3: the Open Delivery request collection registers the endpoint itself, as its own
+// sample does; it was taken as a prefix, answered 201, and every webhook went to
+// …/v1/newEvent/v1/newEvent while the POS was told success.
+describe('an ordersWebhookURL that is the endpoint itself (D40)', () => {
+  it('an opendelivery key’s address ending in /v1/newEvent gets the events as it is; the answer and GET say so', async () => {
+    const { merchantId, od, cleaver } = await twoPos('Açougue Endereço Completo');
+    for (const endpoint of [`${receiver.url}/od/v1/newEvent`, `${receiver.url}/v1/newEvent`]) {
+      const registered = await od.put('/v1/merchantOnboarding', { ordersWebhookURL: endpoint });
+      expect(registered.statusCode, registered.body).toBe(201);
+      expectOd(OdMerchantApiInfo, registered.json());
+      expect(registered.json()).toEqual({ ordersWebhookURL: endpoint });
+      const detail = await operator(t.app, 'GET', `/merchants/${merchantId}`);
+      expect(detail.statusCode, detail.body).toBe(200);
+      expect(detail.json().onboarding).toMatchObject({
+        ordersWebhookURL: endpoint.slice(0, -'/v1/newEvent'.length),
+        webhookTarget: endpoint,
+        webhookKeyId: od.keyId,
+      });
+      const order = await createSimpleOrder(t.app, merchantId);
+      await t.services.webhooks.drain();
+      const delivered = receiver.requests.filter((r) => JSON.parse(r.body).orderId === order.id);
+      expect(delivered.map((r) => r.path)).toEqual([new URL(endpoint).pathname]);
+      expectOd(OdEvent, JSON.parse(delivered[0].body));
+    }
+    // Still a path a cleaver key may not give (spec 4.2: a base address), and an endpoint followed
+    // by a query is no endpoint.
+    expectError(
+      await cleaver.put('/v1/merchantOnboarding', { ordersWebhookURL: `${receiver.url}/v1/orderUpdate` }),
+      400,
+      'ordersWebhookURL must be a base URL without a path',
+    );
+    expectOdError(
+      await od.put('/v1/merchantOnboarding', { ordersWebhookURL: `${receiver.url}/v1/newEvent?x=1` }),
+      400,
+      'ordersWebhookURL must be a base URL without query or fragment',
+    );
+    expectOdError(
+      await od.put('/v1/merchantOnboarding', { ordersWebhookURL: `${receiver.url}/v1/newEvent/` }),
+      400,
+      'ordersWebhookURL must not end with a slash',
+    );
+  });
+});
+
+// Issue 46, item 4: a client that percent-encodes the colon got 404.
+describe('the polling path with its colon percent-encoded (D40)', () => {
+  it('is the polling route in both profiles, over a real socket with the path as sent', async () => {
+    const { merchantId, od, cleaver } = await twoPos('Açougue Dois Pontos');
+    const order = await createSimpleOrder(t.app, merchantId);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as import('node:net').AddressInfo;
+    // node:http sends the path byte for byte (fetch would too, but keep nothing to chance).
+    const get = (path: string, token: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request(
+          { host: '127.0.0.1', port, path, method: 'GET', headers: { authorization: `Bearer ${token}` } },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (c) => {
+              body += c;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+    for (const pos of [od, cleaver]) {
+      for (const path of ['/v1/events%3Apolling', '/v1/events%3apolling', '/v1/events%3Apolling?eventType=CREATED']) {
+        const res = await get(path, pos.token);
+        expect(res.status, `${path}: ${res.body}`).toBe(200);
+        expect(JSON.parse(res.body).map((e: { orderId: string }) => e.orderId)).toEqual([order.id]);
+      }
+      // The filter is checked as on the plain path.
+      const bad = await get('/v1/events%3Apolling?eventType=NOPE', pos.token);
+      expect(bad.status).toBe(400);
+    }
+    // Only that path: another encoded colon stays unknown.
+    expectError(await t.app.inject({ method: 'GET', url: '/v1/events%3Apoll' }), 404, 'Route not found');
   });
 });
 

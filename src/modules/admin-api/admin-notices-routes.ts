@@ -12,10 +12,12 @@ export const adminNoticesRoutes: FastifyPluginAsyncTypebox<{ notices: NoticesSer
       method: 'GET',
       url: '/notices',
       access: { role: 'viewer' },
-      summary: 'Notices for operators, newest first: webhook endpoints that start or stop failing or get disabled',
+      summary:
+        'Notices for operators, newest first: failing webhook endpoints, POS software that maps event types wrongly',
       description:
         'What operators should look at, newest first: webhook endpoints that start or stop failing or get ' +
-        'disabled, filtered by merchant or kind.',
+        'disabled, and integration keys whose acknowledgments name another event type than the one polled ' +
+        '(`acknowledgment.type-mismatch`, once a day per key: D39), filtered by merchant or kind.',
       schema: {
         tags: ['operator'],
         querystring: NoticeListQuery,
