@@ -75,10 +75,11 @@ function libraryClient(key: { merchantId: string; keyId: string; clientSecret: s
   const handed = new Map<string, number>();
   /** Orders to move on at the next round: confirmed → ready → dispatched. */
   const toAdvance = new Map<string, 'readyForPickup' | 'dispatch'>();
-  const cancelled = new Set<string>();
   let cancellationAnswers = 0;
   const answers: Array<{ status: number; title?: string }> = [];
   const polls: number[] = [];
+  /** The shop's actions the service refused (an event handled twice asks for them twice). */
+  const refusedActions: string[] = [];
 
   async function handle(event: PolledEvent, readAs: string): Promise<void> {
     const record = `${event.orderId} ${event.eventId} ${event.eventType}`;
@@ -92,8 +93,8 @@ function libraryClient(key: { merchantId: string; keyId: string; clientSecret: s
           createdAt: clock.now().toISOString(),
           orderExternalCode: `PDV-${handedAsNew.size}`,
         });
-        expect(res.statusCode, res.body).toBe(202);
-        toAdvance.set(event.orderId, 'readyForPickup');
+        if (res.statusCode === 202) toAdvance.set(event.orderId, 'readyForPickup');
+        else refusedActions.push(`confirm ${res.statusCode} ${res.body}`);
       }
       return;
     }
@@ -106,11 +107,9 @@ function libraryClient(key: { merchantId: string; keyId: string; clientSecret: s
             reason: 'O pedido já está separado',
             code: 'SYSTEMIC_ISSUES',
           });
-      expect(res.statusCode, res.body).toBe(204);
-      if (accept) {
-        cancelled.add(event.orderId);
-        toAdvance.delete(event.orderId);
-      }
+      // A request handed twice is answered twice: the second answer is refused.
+      if (res.statusCode !== 204) refusedActions.push(`answer ${res.statusCode} ${res.body}`);
+      else if (accept) toAdvance.delete(event.orderId);
     }
   }
 
@@ -119,6 +118,7 @@ function libraryClient(key: { merchantId: string; keyId: string; clientSecret: s
     handed,
     answers,
     polls,
+    refusedActions,
     /** One round: move orders on, poll, hand each record to the POS, acknowledge the poll whole. */
     async round(): Promise<number> {
       for (const [orderId, step] of [...toAdvance]) {
@@ -142,7 +142,6 @@ function libraryClient(key: { merchantId: string; keyId: string; clientSecret: s
       answers.push(ack.statusCode === 202 ? { status: 202 } : { status: ack.statusCode, title: ack.json().title });
       return events.length;
     },
-    cancelledOrders: cancelled,
   };
 }
 
@@ -198,9 +197,8 @@ describe.each<Profile>(['opendelivery', 'cleaver'])('a week of a shop with that 
         if (hour < 2) await butcher.order();
         else await butcher.customerAsksToCancel(butcher.orders.at(-1) as string);
         // Back after the day offline, the first poll is the oldest 100.
-        while ((await client.round()) === 100) {
-          // A full poll: more may be waiting.
-        }
+        // A full poll: more may be waiting (a few polls drain the backlog; a wedged client would not).
+        for (let full = 0; full < 4 && (await client.round()) === 100; full++);
       }
     }
     // The week is over: the POS runs its last rounds (the orders it confirmed move on).
@@ -213,7 +211,8 @@ describe.each<Profile>(['opendelivery', 'cleaver'])('a week of a shop with that 
 
     // Every order was handed to the POS as new exactly once.
     expect(client.handedAsNew.size).toBe(butcher.orders.length);
-    expect([...client.handedAsNew.values()].every((n) => n === 1)).toBe(true);
+    expect([...client.handedAsNew].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(client.refusedActions).toEqual([]);
 
     const handedTwice = [...client.handed].filter(([, n]) => n > 1).map(([record]) => record.split(' ')[2]);
     const left = await pendingOf(key.keyId);
