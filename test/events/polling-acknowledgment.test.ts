@@ -195,7 +195,7 @@ describe('acknowledgment (spec 4.13, D4)', () => {
 });
 
 describe('one bad element never blocks the others; a poll fits one acknowledgment (D39)', () => {
-  // Issue 46, item 1: a client acknowledged its whole poll with a denied cancellation sent as
+  // D39, the first case of its Why: a client acknowledged its whole poll with a denied cancellation sent as
   // CREATED first; the 400 stopped the batch there, so every later event (a new order's CREATED
   // too) came back on every poll.
   it('a refused element leaves every later element acknowledged; the answer is the first refusal', async () => {
@@ -264,7 +264,7 @@ describe('one bad element never blocks the others; a poll fits one acknowledgmen
     expect((await events(other.token)).map((e) => e.orderId)).toEqual([foreign.id]);
   });
 
-  // Issue 46, item 2: a poll returned up to 1000 records and an acknowledgment takes 100; a client
+  // D39, the second case of its Why: a poll returned up to 1000 records and an acknowledgment takes 100; a client
   // that acknowledges what it polled in one request was refused whole, for good.
   it('a backlog over 100: each poll answers the oldest 100, and acknowledging a whole poll always fits', async () => {
     const me = await createMerchant(t.app, 'Açougue Fila Longa');

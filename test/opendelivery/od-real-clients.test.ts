@@ -335,7 +335,7 @@ describe('an ordersWebhookURL with a path prefix (D35, D40)', () => {
   });
 });
 
-// Issue 46, item 3: the Open Delivery request collection registers the endpoint itself, as its own
+// D40, the case of its Why: the Open Delivery request collection registers the endpoint itself, as its own
 // sample does; it was taken as a prefix, answered 201, and every webhook went to
 // …/v1/newEvent/v1/newEvent while the POS was told success.
 describe('an ordersWebhookURL that is the endpoint itself (D40)', () => {
@@ -379,7 +379,7 @@ describe('an ordersWebhookURL that is the endpoint itself (D40)', () => {
   });
 });
 
-// Issue 46, item 4: a client that percent-encodes the colon got 404.
+// D40: a client that percent-encodes the colon got 404.
 describe('the polling path with its colon percent-encoded (D40)', () => {
   it('is the polling route in both profiles, over a real socket with the path as sent', async () => {
     const { merchantId, od, cleaver } = await twoPos('Açougue Dois Pontos');

@@ -1,4 +1,4 @@
-// Issue 46, D39: a week of a butcher shop's traffic as a real Open Delivery client library handles
+// D39: a week of a butcher shop's traffic as a real Open Delivery client library handles
 // it, replayed against the real app and database with the clock moved by hand.
 //
 // The client is written here as that library behaves, not as we would like it to:

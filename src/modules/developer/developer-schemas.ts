@@ -83,6 +83,7 @@ export const RequestLogPage = Type.Object(
             errorTitle: 'createdAt is required',
             requestBody: '{"orderExternalCode":"PDV-1"}',
             requestBodyTruncated: false,
+            warning: null,
           },
           {
             requestId: '3a9d2e41-7c55-4f0b-8e63-91b2c3d4e5f6',
@@ -94,6 +95,7 @@ export const RequestLogPage = Type.Object(
             errorTitle: null,
             requestBody: null,
             requestBodyTruncated: false,
+            warning: null,
           },
         ],
         next: null,
