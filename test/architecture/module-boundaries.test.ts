@@ -73,6 +73,9 @@ const ALLOWED: Array<{ file: string; table: string }> = [
   // Endpoint health joins the merchant's webhook URL and disables it with a reason (merchants'
   // webhook columns are the webhooks module's to write, as registration does).
   { file: 'src/modules/webhooks/endpoint-health-repository.ts', table: 'merchants' },
+  // Endpoint health shows the address events go to: its path follows the registering key's
+  // profile (D28, D40), read with the URL.
+  { file: 'src/modules/webhooks/endpoint-health-repository.ts', table: 'integration_keys' },
   // The merchant record's head query reads status and times with the catalog version (D24).
   { file: 'src/modules/catalog/catalog-repository.ts', table: 'merchants' },
 ];

@@ -358,6 +358,12 @@ describe('an ordersWebhookURL that is the endpoint itself (D40)', () => {
       const delivered = receiver.requests.filter((r) => JSON.parse(r.body).orderId === order.id);
       expect(delivered.map((r) => r.path)).toEqual([new URL(endpoint).pathname]);
       expectOd(OdEvent, JSON.parse(delivered[0].body));
+      // The POS's own view of its endpoint, and the operator's, name the same address.
+      const own = await od.get('/v1/developer/webhooks');
+      expect(own.statusCode, own.body).toBe(200);
+      expect(own.json().endpoint).toMatchObject({ state: 'healthy', url: endpoint });
+      const health = await operator(t.app, 'GET', `/merchants/${merchantId}/webhookHealth`);
+      expect(health.json()).toMatchObject({ url: endpoint });
     }
     // Still a path a cleaver key may not give (spec 4.2: a base address), and an endpoint followed
     // by a query is no endpoint.

@@ -74,6 +74,8 @@ export async function updateEndpointHealth(
 export interface EndpointHealthRow {
   merchant_id: string;
   url: string | null;
+  /** The profile of the key that registered the URL (null: none, or deleted): the webhook path (D28). */
+  profile: 'cleaver' | 'opendelivery' | null;
   disabled_at: Date | null;
   disabled_reason: string | null;
   state: 'healthy' | 'failing' | null;
@@ -87,7 +89,8 @@ export async function endpointHealthOf(db: Queryable, merchantIds: string[]): Pr
   const { rows } = await db.query<EndpointHealthRow>(
     `SELECT m.id AS merchant_id, m.orders_webhook_url AS url, m.webhook_disabled_at AS disabled_at,
             m.webhook_disabled_reason AS disabled_reason, h.state, h.failing_since, h.last_error,
-            h.last_success_at, h.last_attempt_at
+            h.last_success_at, h.last_attempt_at,
+            (SELECT k.profile FROM integration_keys k WHERE k.id = m.webhook_key_id) AS profile
        FROM merchants m LEFT JOIN webhook_endpoint_health h ON h.merchant_id = m.id
       WHERE m.id = ANY($1::uuid[])`,
     [merchantIds],
@@ -107,7 +110,8 @@ export async function troubledEndpoints(
   const { rows } = await db.query<EndpointHealthRow & { total: string }>(
     `SELECT m.id AS merchant_id, m.orders_webhook_url AS url, m.webhook_disabled_at AS disabled_at,
             m.webhook_disabled_reason AS disabled_reason, h.state, h.failing_since, h.last_error,
-            h.last_success_at, h.last_attempt_at, count(*) OVER () AS total
+            h.last_success_at, h.last_attempt_at, count(*) OVER () AS total,
+            (SELECT k.profile FROM integration_keys k WHERE k.id = m.webhook_key_id) AS profile
        FROM webhook_endpoint_health h JOIN merchants m ON m.id = h.merchant_id
       WHERE h.state = 'failing' AND m.orders_webhook_url IS NOT NULL
       ORDER BY h.failing_since, h.merchant_id LIMIT $1`,

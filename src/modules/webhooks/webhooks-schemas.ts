@@ -66,7 +66,8 @@ export const WebhookDelivery = Type.Object({
 export const EndpointHealth = Type.Object({
   merchantId: Uuid({ description: 'The merchant (the client_id of its integration keys).' }),
   url: Type.Union([Type.String(), Type.Null()], {
-    description: 'Where deliveries go: ordersWebhookURL + /v1/orderUpdate',
+    description:
+      'Where deliveries go: ordersWebhookURL + /v1/orderUpdate, or + /v1/newEvent when an opendelivery key registered it (D40)',
   }),
   state: Type.Enum(['healthy', 'failing', 'disabled', 'unknown'], {
     description:

@@ -12,7 +12,13 @@ import type { NoticeInput } from '../notices/index.js';
 import { createWebhookForwarding } from './webhook-forwarding.js';
 import { createWebhookMetrics } from './webhook-metrics.js';
 import { type DeliveryView, toViews } from './webhook-views.js';
-import { createWebhookWorker, NEW_EVENT_PATH, ORDER_UPDATE_PATH, type WebhookWorkerDeps } from './webhook-worker.js';
+import {
+  createWebhookWorker,
+  NEW_EVENT_PATH,
+  ORDER_UPDATE_PATH,
+  type WebhookWorkerDeps,
+  webhookPath,
+} from './webhook-worker.js';
 import * as repo from './webhooks-repository.js';
 
 export type { AttemptView, DeliveryView } from './webhook-views.js';
@@ -78,7 +84,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
     const state: EndpointState = r.disabled_at ? 'disabled' : (r.state ?? 'unknown');
     return {
       merchantId: r.merchant_id,
-      url: r.url ? `${r.url}${ORDER_UPDATE_PATH}` : null,
+      // D40: the address events go to (a URL an opendelivery key registered gets /v1/newEvent).
+      url: r.url ? `${r.url}${webhookPath(r.profile ?? 'cleaver')}` : null,
       state,
       failingSince: iso(r.failing_since),
       lastError: r.last_error,
