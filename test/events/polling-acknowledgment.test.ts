@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../../src/lib/clock.js';
 import { eventIdOf } from '../../src/modules/events/index.js';
+import { connectPos, createKey } from '../opendelivery/od-support.js';
 import { createSimpleOrder } from '../support/orders.js';
 import {
   addIntegrationKey,
@@ -285,6 +286,47 @@ describe('one bad element never blocks the others; a poll fits one acknowledgmen
     // Oldest first, each once, none left.
     expect(seen).toEqual(orders);
     expect(await events(me.token)).toEqual([]);
+  });
+});
+
+describe('a type mismatch forgiven to an opendelivery key (D39)', () => {
+  it('is raised as an integration notice at most once a day per key, naming both types', async () => {
+    const me = await createMerchant(t.app, 'Açougue Aviso Diário');
+    const key = await createKey(t.app, me.merchantId, 'opendelivery');
+    const mismatchOnce = async () => {
+      const pos = await connectPos(t.app, key);
+      const order = await createSimpleOrder(t.app, me.merchantId);
+      const confirmed = await pos.post(`/v1/orders/${order.id}/confirm`, {
+        createdAt: clock.now().toISOString(),
+        orderExternalCode: 'PDV-7',
+      });
+      expect(confirmed.statusCode, confirmed.body).toBe(202);
+      const polled = (await pos.get('/v1/events:polling')).json() as Polled[];
+      // Everything read as CREATED: the CONFIRMED occurrence is acknowledged all the same.
+      const res = await pos.post(
+        '/v1/events/acknowledgment',
+        polled.map((e) => ({ ...el(e), eventType: 'CREATED' })),
+      );
+      expect(res.statusCode, res.body).toBe(202);
+      expect((await pos.get('/v1/events:polling')).statusCode).toBe(204);
+    };
+    const notices = async () => {
+      const res = await t.app.inject({
+        url: `/admin/v1/notices?merchantId=${me.merchantId}&kind=acknowledgment.type-mismatch`,
+        headers: adminHeaders,
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as Array<{ at: string; detail: Record<string, unknown> }>).map((n) => n.detail);
+    };
+    const raised = { keyId: key.keyId, eventType: 'CONFIRMED', acknowledgedAs: 'CREATED' };
+    await mismatchOnce();
+    clock.advance(3_600_000);
+    await mismatchOnce();
+    expect(await notices()).toEqual([expect.objectContaining(raised)]);
+    // A day after the first: raised again.
+    clock.advance(23 * 3_600_000 + 1000);
+    await mismatchOnce();
+    expect(await notices()).toEqual([expect.objectContaining(raised), expect.objectContaining(raised)]);
   });
 });
 
