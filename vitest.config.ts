@@ -116,6 +116,9 @@ const onceOnly = [
   'test/foundation/rate-limit.test.ts',
   // Two apps' answers compared byte for byte, with and without a broker: a configuration check.
   'test/feed/feed-broker-optional.test.ts',
+  // Followers of the feed across a restart of a `cleaver serve` process on its embedded database:
+  // the followers' waiting and resuming, not a query.
+  'test/feed/feed-followers-restart.test.ts',
 ];
 
 export default defineConfig({

@@ -259,8 +259,11 @@ export function printFields(io: Io, fields: Array<[string, Cell]>): void {
   for (const [k, v] of fields) io.stdout.write(`${`${k}:`.padEnd(width + 2)}${v ?? '-'}\n`);
 }
 
-/** Maps what went wrong to a message on stderr (or JSON on stdout with --json) and an exit code. */
-export function reportError(io: Io, error: unknown, json: boolean): number {
+/**
+ * Maps what went wrong to a message on stderr (or JSON on stdout with --json, on one line for a
+ * command that prints JSON lines) and an exit code.
+ */
+export function reportError(io: Io, error: unknown, json: boolean, options: { jsonLines?: boolean } = {}): number {
   let code: number;
   let payload: Record<string, unknown>;
   if (error instanceof UsageError) {
@@ -290,7 +293,9 @@ export function reportError(io: Io, error: unknown, json: boolean): number {
   } else {
     throw error;
   }
-  if (json) printJson(io, payload);
+  // A streaming command's stdout is JSON lines: its error is one more line, not a document over many.
+  if (json && options.jsonLines) io.stdout.write(`${JSON.stringify(payload)}\n`);
+  else if (json) printJson(io, payload);
   else {
     const detail =
       'title' in payload
