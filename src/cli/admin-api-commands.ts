@@ -4,6 +4,7 @@ import type { IntegrationProfile, SandboxOrderRequest } from '@cleaver/pos-clien
 import {
   ADMIN_HELP,
   ADMIN_OPTIONS,
+  baseUrl,
   EXIT,
   flagOptions,
   type Io,
@@ -92,6 +93,15 @@ export async function merchantsCommand(args: string[], io: Io): Promise<number> 
             ] as Array<[string, string]>)
           : []),
       ]);
+      // Lines to paste into a shell: what `cleaver pos …` and the client read.
+      if (key && !json) {
+        io.stdout.write(
+          `\nPOS credentials (the secret is shown only now):\n` +
+            `  export CLEAVER_URL=${baseUrl(values.url, io.env)}\n` +
+            `  export CLEAVER_CLIENT_ID=${key.clientId}\n` +
+            `  export CLEAVER_CLIENT_SECRET=${key.clientSecret}\n`,
+        );
+      }
       return EXIT.OK;
     }
     case 'list': {

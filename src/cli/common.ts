@@ -259,6 +259,14 @@ export function printFields(io: Io, fields: Array<[string, Cell]>): void {
   for (const [k, v] of fields) io.stdout.write(`${`${k}:`.padEnd(width + 2)}${v ?? '-'}\n`);
 }
 
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
 /**
  * Maps what went wrong to a message on stderr (or JSON on stdout with --json, on one line for a
  * command that prints JSON lines) and an exit code.
@@ -286,6 +294,10 @@ export function reportError(io: Io, error: unknown, json: boolean, options: { js
   } else if (error instanceof CleaverNetworkError) {
     code = EXIT.UNREACHABLE;
     payload = { error: 'unreachable', message: error.message };
+    // Nothing listening there: say where the CLI looked and how to point it elsewhere.
+    if (error.stage === 'connect') {
+      payload.hint = `no Cleaver service answers at ${originOf(error.url)}: start one (npm start, cleaver sandbox demo) or set CLEAVER_URL (or --url) to where it runs`;
+    }
   } else if (error instanceof StartupError) {
     // `sandbox demo` starts the service itself: the same one-line reasons as `serve`.
     code = error.exitCode;

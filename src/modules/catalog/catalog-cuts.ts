@@ -18,7 +18,7 @@ export interface Cut {
 export interface CutInput {
   id?: string;
   name: string;
-  spice?: { id?: string; name: string };
+  spice?: { id?: string; name: string } | null;
 }
 
 export const toCut = (row: repo.CutRow): Cut => ({
