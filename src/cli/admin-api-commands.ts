@@ -8,6 +8,7 @@ import {
   EXIT,
   flagOptions,
   type Io,
+  money,
   operatorClient,
   parse,
   printDone,
@@ -246,13 +247,13 @@ export async function ordersCommand(args: string[], io: Io): Promise<number> {
           ['order id', order.id],
           ['display id', order.displayId],
           ['type', order.type],
-          ['total', `${order.total?.orderAmount?.value} ${order.total?.orderAmount?.currency ?? ''}`],
+          ['total', money(order.total.orderAmount.value, order.total.orderAmount.currency)],
           ['delivery code', order.deliveryCode],
         ]);
         printTable(
           io,
           ['ITEM', 'NAME', 'QTY', 'UNIT', 'TOTAL'],
-          order.items.map((i) => [i.id, i.name, i.quantity, i.unit, i.totalPrice?.value]),
+          order.items.map((i) => [i.id, i.name, i.quantity, i.unit, money(i.totalPrice.value)]),
         );
       }
       return EXIT.OK;

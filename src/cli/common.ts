@@ -225,7 +225,12 @@ export function printDone(io: Io, json: boolean | undefined, value: unknown, lin
   else io.stdout.write(`${line}\n`);
 }
 
-type Cell = string | number | null | undefined;
+export type Cell = string | number | null | undefined;
+
+/** Money as people read it: two decimals always (49.90, not 49.9), then the currency if given. */
+export function money(value: number, currency?: string): string {
+  return `${value.toFixed(2)}${currency ? ` ${currency}` : ''}`;
+}
 
 /** A list: the items as JSON with --json, else a table of one row per item. */
 export function printList<T>(
