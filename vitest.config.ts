@@ -94,7 +94,7 @@ const onceOnly = [
   'test/feed/feed-asyncapi.test.ts',
   'test/foundation/openapi-published.test.ts',
   'test/foundation/landing-and-guides.test.ts',
-  // The getting-started guide's program against a running service: a reader's path, not a query.
+  // The getting-started guide from a clean clone, exactly as written: a reader's path, not a query.
   'test/foundation/getting-started-guide.test.ts',
   'test/operators-access/config.test.ts',
   'test/opendelivery/od-openapi-distances.test.ts',
@@ -116,6 +116,9 @@ const onceOnly = [
   'test/foundation/rate-limit.test.ts',
   // Two apps' answers compared byte for byte, with and without a broker: a configuration check.
   'test/feed/feed-broker-optional.test.ts',
+  // Followers of the feed across a restart of a `cleaver serve` process on its embedded database:
+  // the followers' waiting and resuming, not a query.
+  'test/feed/feed-followers-restart.test.ts',
 ];
 
 export default defineConfig({

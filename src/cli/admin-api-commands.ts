@@ -4,9 +4,11 @@ import type { IntegrationProfile, SandboxOrderRequest } from '@cleaver/pos-clien
 import {
   ADMIN_HELP,
   ADMIN_OPTIONS,
+  baseUrl,
   EXIT,
   flagOptions,
   type Io,
+  money,
   operatorClient,
   parse,
   printDone,
@@ -92,6 +94,15 @@ export async function merchantsCommand(args: string[], io: Io): Promise<number> 
             ] as Array<[string, string]>)
           : []),
       ]);
+      // Lines to paste into a shell: what `cleaver pos …` and the client read.
+      if (key && !json) {
+        io.stdout.write(
+          `\nPOS credentials (the secret is shown only now):\n` +
+            `  export CLEAVER_URL=${baseUrl(values.url, io.env)}\n` +
+            `  export CLEAVER_CLIENT_ID=${key.clientId}\n` +
+            `  export CLEAVER_CLIENT_SECRET=${key.clientSecret}\n`,
+        );
+      }
       return EXIT.OK;
     }
     case 'list': {
@@ -236,13 +247,13 @@ export async function ordersCommand(args: string[], io: Io): Promise<number> {
           ['order id', order.id],
           ['display id', order.displayId],
           ['type', order.type],
-          ['total', `${order.total?.orderAmount?.value} ${order.total?.orderAmount?.currency ?? ''}`],
+          ['total', money(order.total.orderAmount.value, order.total.orderAmount.currency)],
           ['delivery code', order.deliveryCode],
         ]);
         printTable(
           io,
           ['ITEM', 'NAME', 'QTY', 'UNIT', 'TOTAL'],
-          order.items.map((i) => [i.id, i.name, i.quantity, i.unit, i.totalPrice?.value]),
+          order.items.map((i) => [i.id, i.name, i.quantity, i.unit, money(i.totalPrice.value)]),
         );
       }
       return EXIT.OK;

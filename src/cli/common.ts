@@ -225,7 +225,12 @@ export function printDone(io: Io, json: boolean | undefined, value: unknown, lin
   else io.stdout.write(`${line}\n`);
 }
 
-type Cell = string | number | null | undefined;
+export type Cell = string | number | null | undefined;
+
+/** Money as people read it: two decimals always (49.90, not 49.9), then the currency if given. */
+export function money(value: number, currency?: string): string {
+  return `${value.toFixed(2)}${currency ? ` ${currency}` : ''}`;
+}
 
 /** A list: the items as JSON with --json, else a table of one row per item. */
 export function printList<T>(
@@ -259,8 +264,19 @@ export function printFields(io: Io, fields: Array<[string, Cell]>): void {
   for (const [k, v] of fields) io.stdout.write(`${`${k}:`.padEnd(width + 2)}${v ?? '-'}\n`);
 }
 
-/** Maps what went wrong to a message on stderr (or JSON on stdout with --json) and an exit code. */
-export function reportError(io: Io, error: unknown, json: boolean): number {
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Maps what went wrong to a message on stderr (or JSON on stdout with --json, on one line for a
+ * command that prints JSON lines) and an exit code.
+ */
+export function reportError(io: Io, error: unknown, json: boolean, options: { jsonLines?: boolean } = {}): number {
   let code: number;
   let payload: Record<string, unknown>;
   if (error instanceof UsageError) {
@@ -283,6 +299,10 @@ export function reportError(io: Io, error: unknown, json: boolean): number {
   } else if (error instanceof CleaverNetworkError) {
     code = EXIT.UNREACHABLE;
     payload = { error: 'unreachable', message: error.message };
+    // Nothing listening there: say where the CLI looked and how to point it elsewhere.
+    if (error.stage === 'connect') {
+      payload.hint = `no Cleaver service answers at ${originOf(error.url)}: start one (npm start, cleaver sandbox demo) or set CLEAVER_URL (or --url) to where it runs`;
+    }
   } else if (error instanceof StartupError) {
     // `sandbox demo` starts the service itself: the same one-line reasons as `serve`.
     code = error.exitCode;
@@ -290,7 +310,9 @@ export function reportError(io: Io, error: unknown, json: boolean): number {
   } else {
     throw error;
   }
-  if (json) printJson(io, payload);
+  // A streaming command's stdout is JSON lines: its error is one more line, not a document over many.
+  if (json && options.jsonLines) io.stdout.write(`${JSON.stringify(payload)}\n`);
+  else if (json) printJson(io, payload);
   else {
     const detail =
       'title' in payload

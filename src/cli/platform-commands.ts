@@ -1,6 +1,8 @@
 // `cleaver platform tail`: the platform feed (D36) as the marketplace's systems read it, one line
-// per item, following `next` with the long poll until interrupted (or one page with --once).
-import type { FeedItem } from '@cleaver/pos-client';
+// per item, following `next` with the long poll until interrupted (or one page with --once). A
+// follower outlives the service: when it stops answering (a restart, a deploy) the tail waits,
+// tries again with a growing pause and reads on from its cursor, as a NATS consumer does.
+import { CleaverApiError, CleaverAuthError, CleaverNetworkError, type FeedItem } from '@cleaver/pos-client';
 import {
   ADMIN_HELP,
   ADMIN_OPTIONS,
@@ -11,6 +13,7 @@ import {
   operatorClient,
   parse,
   printTable,
+  reportError,
   UsageError,
   valueOptions,
 } from './common.js';
@@ -21,7 +24,9 @@ export const PLATFORM_HELP = `Usage:
 
   Prints the platform feed (docs/platform-feed.md): every order event and every change of a
   merchant, a catalog or a webhook endpoint, oldest first, then waits for new items (the feed's
-  long poll) until interrupted. --once prints one page and the cursor to go on from.
+  long poll) until interrupted. --once prints one page and the cursor to go on from. When the
+  service stops answering (a restart), it says so on stderr, tries again with a growing pause
+  (up to 30 s) and reads on from its cursor: nothing is missed or printed twice.
 
   --after    a cursor (an item's, or the "next" printed by --once); default: the oldest item kept
   --json     one item per line as JSON (JSON lines), for scripts
@@ -34,6 +39,29 @@ ${ADMIN_HELP}`;
 const KINDS = ['order', 'merchant', 'catalog', 'webhook'] as const;
 /** The long poll's wait: under the client's 30 s per-attempt timeout. */
 const WAIT_SEC = 25;
+/** The pause after the first failed read, doubled after each next one up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
+/** A read worth trying again: no answer, or the service restarting or overloaded; not a refusal. */
+export function transientFeedError(error: unknown): boolean {
+  if (error instanceof CleaverNetworkError) return true;
+  if (error instanceof CleaverAuthError) return false;
+  return error instanceof CleaverApiError && (error.status >= 500 || error.status === 429);
+}
+
+/** Resolves after `ms`, or at once when the signal aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
 
 function kindsOf(value: string | undefined): FeedItem['kind'][] | undefined {
   if (value === undefined) return undefined;
@@ -56,6 +84,14 @@ const row = (i: FeedItem) => [
 const COLUMNS = ['CURSOR', 'OCCURRED_AT', 'KIND', 'TYPE', 'MERCHANT_ID', 'ORDER_ID', 'DATA'];
 
 export async function platformCommand(args: string[], io: Io): Promise<number> {
+  try {
+    return await platform(args, io);
+  } catch (error) {
+    return reportError(io, error, args.includes('--json'), { jsonLines: true });
+  }
+}
+
+async function platform(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...ADMIN_OPTIONS,
     ...valueOptions('after', 'kinds', 'merchant'),
@@ -90,14 +126,25 @@ export async function platformCommand(args: string[], io: Io): Promise<number> {
   const signal = io.signal ?? new AbortController().signal;
   if (!json) io.stdout.write(`${COLUMNS.join('  ')}\n`);
   let cursor = after;
+  let failures = 0;
   while (!signal.aborted) {
     try {
       const page = await client.readFeed({ ...query, after: cursor, wait: WAIT_SEC, signal });
+      if (failures > 0) io.stderr.write('cleaver: the feed answers again; reading on\n');
+      failures = 0;
       print(page.items);
       cursor = page.next;
     } catch (error) {
       if (signal.aborted) break;
-      throw error;
+      if (!transientFeedError(error)) throw error;
+      // Jittered, so that many followers of one restarted service do not all come back at once.
+      const ms = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** failures) * (0.75 + Math.random() / 2);
+      failures += 1;
+      const reason = error instanceof Error ? error.message : String(error);
+      io.stderr.write(
+        `cleaver: the feed does not answer (${reason}); trying again in ${(ms / 1000).toFixed(1)} s${cursor ? ` from --after ${cursor}` : ''}\n`,
+      );
+      await pause(ms, signal);
     }
   }
   if (!json && cursor) io.stderr.write(`stopped; go on with --after ${cursor}\n`);

@@ -4,8 +4,10 @@
 // which options each takes, which it needs, and what it calls.
 import { CANCELLATION_CODES, type DeliveryTrackingInfo, type Order, type PosClient } from '@cleaver/pos-client';
 import {
+  type Cell,
   EXIT,
   type Io,
+  money,
   POS_HELP,
   posClient,
   printFields,
@@ -292,9 +294,10 @@ export const ORDER_ACTIONS: Record<string, Action> = {
       const text = [
         `weighed order ${orderId}:`,
         ...weighed.map(
-          (w) => `  line ${w.index} ${w.name}: ${w.quantity} kg (ordered ${w.orderedQuantity} kg) = ${w.totalPrice}`,
+          (w) =>
+            `  line ${w.index} ${w.name}: ${w.quantity} kg (ordered ${w.orderedQuantity} kg) = ${w.totalPrice === undefined ? '?' : money(w.totalPrice)}`,
         ),
-        `  order amount ${amount}${adjustment !== undefined ? `; weighing adjustment ${adjustment} (the platform settles it)` : ''}`,
+        `  order amount ${money(amount)}${adjustment !== undefined ? `; weighing adjustment ${money(adjustment)} (the platform settles it)` : ''}`,
       ].join('\n');
       return done(orderId, 'weigh', text, {
         body: { items: lines },
@@ -306,6 +309,10 @@ export const ORDER_ACTIONS: Record<string, Action> = {
   },
 };
 
+/**
+ * An order as a person checks it: its items with the chosen cut and options, then the fees,
+ * discounts and total, so that the lines add up to the total, and how it is paid.
+ */
 function printOrder(io: Io, order: Order): void {
   const p = stdoutPaint(io);
   const total = order.total?.orderAmount;
@@ -316,20 +323,36 @@ function printOrder(io: Io, order: Order): void {
     ['lastEvent', order.lastEvent],
     ['createdAt', order.createdAt],
     ['customer', order.customer?.name],
-    ['total', total ? `${total.value} ${total.currency}` : undefined],
+    ['total', total ? money(total.value, total.currency) : undefined],
   ]);
-  printTable(
-    io,
-    ['ITEM', 'NAME', 'QTY', 'UNIT', 'TOTAL'],
-    order.items.map((i) => [
+  const rows: Cell[][] = [];
+  for (const i of order.items) {
+    rows.push([
       i.id,
       i.name,
       // D38: a weighed line shows the weight and what was ordered.
       i.orderedQuantity !== undefined ? `${i.quantity} (ordered ${i.orderedQuantity})` : i.quantity,
       i.unit,
-      i.totalPrice?.value,
-    ]),
-  );
+      i.totalPrice ? money(i.totalPrice.value) : undefined,
+    ]);
+    // D37: the chosen cut is the item's first option (free); other options may cost.
+    for (const o of i.options ?? [])
+      rows.push(['', `  + ${o.name}`, o.quantity, o.unit ?? '', money(o.totalPrice.value)]);
+  }
+  for (const fee of order.otherFees ?? []) rows.push(['', fee.name || fee.type, '', '', money(fee.price.value)]);
+  for (const d of order.discounts ?? []) rows.push(['', `discount (${d.target})`, '', '', money(-d.amount.value)]);
+  if (total) rows.push(['', 'TOTAL', '', '', money(total.value)]);
+  printTable(io, ['ITEM', 'NAME', 'QTY', 'UNIT', 'TOTAL'], rows);
+  const methods = order.payments?.methods ?? [];
+  if (methods.length > 0) {
+    io.stdout.write('\npayment:\n');
+    for (const m of methods) {
+      const change = m.changeFor !== undefined ? `, change for ${money(m.changeFor)}` : '';
+      io.stdout.write(
+        `  ${m.type} ${m.method}${m.brand ? ` ${m.brand}` : ''} ${money(m.value, m.currency)}${change}\n`,
+      );
+    }
+  }
 }
 
 /** `cleaver pos orders ACTION ORDER_ID`; `values` come from `cleaver pos`'s parse. */

@@ -15,7 +15,7 @@ import {
 } from '@cleaver/pos-client';
 import { ConfigError, loadConfig } from '../config.js';
 import type { RunningServer } from '../server.js';
-import { EXIT, type Io, parse, printJson, UsageError } from './common.js';
+import { EXIT, type Io, money, parse, printJson, UsageError } from './common.js';
 import { odPosCommand, publishThroughOdPos, startOdPos } from './od-pos.js';
 import { odButcherMenu, odMenuProducts } from './od-pos-menu.js';
 import { SAMPLE_CUTS, sampleButcherCatalog, sampleCatalogProducts } from './sample-catalog.js';
@@ -241,7 +241,7 @@ Placing an order every ${orderEveryMs / 1000} s${cancelEvery ? `; after every ${
         if (json) io.stdout.write(`${JSON.stringify(summary)}\n`);
         else
           io.stdout.write(
-            `order ${order.displayId} ${order.type} R$ ${order.total.orderAmount.value} placed (${order.id}, delivery code ${order.deliveryCode})\n`,
+            `order ${order.displayId} ${order.type} R$ ${money(order.total.orderAmount.value)} placed (${order.id}, delivery code ${order.deliveryCode})\n`,
           );
         if (cancelEvery > 0 && (n + 1) % cancelEvery === 0) {
           const timer = setTimeout(

@@ -5,7 +5,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
-import { CutBody } from '../modules/admin-api/index.js';
+import { CutBody, SpiceName } from '../modules/admin-api/index.js';
 import { allow } from './console-access.js';
 import { invalidInput, notFoundPage } from './console-errors.js';
 import { readForm } from './console-form.js';
@@ -20,7 +20,7 @@ import { merchantIdOf, statusBadge } from './widgets.js';
 const CutForm = Type.Object({
   id: CutBody.properties.id,
   name: CutBody.properties.name,
-  spice: Type.Optional(CutBody.properties.spice.properties.name),
+  spice: Type.Optional(SpiceName),
 });
 /** The cut to remove, by its id (said missing in the butchery's words below). */
 const RemoveCutForm = Type.Object({ cutId: CutBody.properties.id });

@@ -13,7 +13,16 @@ type Question = (form: Record<string, string>, t: Messages) => string | undefine
 /** Route → the question to ask (undefined: this submission destroys nothing, no question). */
 const DESTRUCTIVE: Record<string, Question> = {
   '/console/merchants/:merchantId/keys/:keyId/delete': (_f, t) => t.confirm.deleteKey,
-  '/console/orders/:orderId/events': (f, t) => (f.eventType === 'CANCELLED' ? t.confirm.cancelOrder : undefined),
+  // Every final step of an order (CANCELLED and CONCLUDED end it: order-state.ts FINAL_STATUSES).
+  '/console/orders/:orderId/events': (f, t) =>
+    f.eventType === 'CANCELLED'
+      ? t.confirm.cancelOrder
+      : f.eventType === 'CONCLUDED'
+        ? t.confirm.concludeOrder
+        : undefined,
+  '/console/orders/:orderId/cancellationDecision': (f, t) =>
+    f.decision === 'accept' ? t.confirm.acceptCancellation : undefined,
+  '/console/merchants/:merchantId/products/:productId/cuts/remove': (_f, t) => t.confirm.removeCut,
   '/console/operators/:id/totp/reset': (_f, t) => t.confirm.resetTotp,
   '/console/operators/:id/revokeAccess': (_f, t) => t.confirm.revokeAccess,
   '/console/operators/:id/tokens/:tokenId/revoke': (_f, t) => t.confirm.revokeToken,

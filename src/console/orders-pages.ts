@@ -210,15 +210,14 @@ ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${mercha
   }
   ${
     order.pos_cancellation && (allowed.has('acceptCancellation') || allowed.has('denyCancellation'))
-      ? html`<form method="post" action="${base}/cancellationDecision" class="inline-form">${csrf}
-    <p class="grow">${a.posAsked(order.pos_cancellation.reason, order.pos_cancellation.code)}</p>
-    ${allowed.has('acceptCancellation') ? html`<button type="submit" name="decision" value="accept">${a.acceptCancellation}</button>` : ''}
-    <button type="submit" name="decision" value="deny" class="secondary">${a.denyCancellation}</button></form>`
+      ? html`<p class="grow">${a.posAsked(order.pos_cancellation.reason, order.pos_cancellation.code)}</p>
+    ${allowed.has('acceptCancellation') ? html`<form method="post" action="${base}/cancellationDecision" class="inline-form" data-confirm="${t.confirm.acceptCancellation}">${csrf}<input type="hidden" name="decision" value="accept"><button type="submit">${a.acceptCancellation}</button></form>` : ''}
+    <form method="post" action="${base}/cancellationDecision" class="inline-form">${csrf}<input type="hidden" name="decision" value="deny"><button type="submit" class="secondary">${a.denyCancellation}</button></form>`
       : ''
   }
   ${
     allowed.has('conclude')
-      ? html`<form method="post" action="${base}/events" class="inline-form">${csrf}
+      ? html`<form method="post" action="${base}/events" class="inline-form" data-confirm="${t.confirm.concludeOrder}">${csrf}
     <input type="hidden" name="eventType" value="CONCLUDED">
     <button type="submit">${a.conclude}</button></form>`
       : ''

@@ -64,6 +64,10 @@ describe('operator API: add, list, remove (D37)', () => {
     expect(removed.statusCode).toBe(204);
     const after = await t.app.inject({ method: 'GET', url: cutsUrl(me.merchantId, picanha.id), headers: adminHeaders });
     expect(after.json()).toEqual([whole.json(), seasoned.json()]);
+    // A cut as it reads back, `spice: null` and all, is accepted as it is.
+    const plain = await addCut(t, me.merchantId, picanha.id, { id: 'moida', name: 'Moída', spice: null });
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(plain.json()).toEqual({ id: 'moida', name: 'Moída', spice: null });
     const again = await t.app.inject({
       method: 'DELETE',
       url: `${cutsUrl(me.merchantId, picanha.id)}/bife`,

@@ -40,6 +40,17 @@ describe('cleaver CLI: operator and POS commands against a running server', { ti
       integrationKey: { clientId: string; clientSecret: string; keyId: string };
     };
     expect(merchant.integrationKey.clientId).toBe(merchant.id);
+    // Without --json: the fields, then lines to paste into a shell.
+    const shown = await runCli(['merchants', 'create', '--name', 'Açougue Export', '--with-key'], env);
+    expect(shown.code).toBe(0);
+    const exports = shown.stdout.split('\n').filter((l) => l.startsWith('  export '));
+    expect(exports.map((l) => l.replace(/=.*/, ''))).toEqual([
+      '  export CLEAVER_URL',
+      '  export CLEAVER_CLIENT_ID',
+      '  export CLEAVER_CLIENT_SECRET',
+    ]);
+    expect(exports[0]).toBe(`  export CLEAVER_URL=${server.url}`);
+    expect(exports[2]).toMatch(/^ {2}export CLEAVER_CLIENT_SECRET=cs_\S+$/);
 
     const table = await runCli(['merchants', 'list'], env);
     expect(table.code).toBe(0);
@@ -124,8 +135,14 @@ describe('cleaver CLI: operator and POS commands against a running server', { ti
       request: 'POST /admin/v1/merchants/00000000-0000-4000-8000-000000000000/integrationKeys',
     });
 
-    const unreachable = await runCli(['merchants', 'list', '--url', `http://127.0.0.1:${await closedPort()}`], env);
+    const port = await closedPort();
+    const unreachable = await runCli(['merchants', 'list', '--url', `http://127.0.0.1:${port}`], env);
     expect(unreachable.code).toBe(6);
     expect(unreachable.stderr).toContain('ECONNREFUSED');
+    // Said plainly, on one line: where it looked and how to point it elsewhere.
+    expect(unreachable.stderr).toContain(
+      `: no Cleaver service answers at http://127.0.0.1:${port}: start one (npm start, cleaver sandbox demo) or set CLEAVER_URL (or --url) to where it runs\n`,
+    );
+    expect(unreachable.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });

@@ -46,6 +46,29 @@ describe('cleaver pos orders … against a running server', { timeout: 120_000 }
   const operatorView = async (orderId: string) =>
     (await server.app.inject({ method: 'GET', url: `/admin/v1/orders/${orderId}`, headers: adminHeaders })).json();
 
+  it('show prints the chosen cut, the delivery fee, the total and the payment: its lines add up', async () => {
+    const cut = await server.app.inject({
+      method: 'POST',
+      url: `/admin/v1/merchants/${merchantId}/products/${productId}/cuts`,
+      headers: adminHeaders,
+      payload: { id: 'bife', name: 'Bife', spice: { name: 'Alho' } },
+    });
+    expect(cut.statusCode).toBe(201);
+    const order = await createOrder(server.app, merchantId, {
+      type: 'DELIVERY',
+      items: [{ productId, quantity: 1.5, cutId: 'bife' }],
+    });
+    const shown = await pos('show', order.id);
+    expect(shown.code, shown.stderr).toBe(0);
+    // Two decimals always; 134.85 + 0.00 (the cut) + 7.90 = 142.75.
+    expect(shown.stdout).toMatch(/total:\s+142\.75 BRL\n/);
+    expect(shown.stdout).toMatch(/Picanha\s+1\.5\s+KG\s+134\.85\n/);
+    expect(shown.stdout).toMatch(/\+ Bife – Alho\s+1\s+UN\s+0\.00\n/);
+    expect(shown.stdout).toMatch(/Taxa de entrega\s+7\.90\n/);
+    expect(shown.stdout).toMatch(/TOTAL\s+142\.75\n/);
+    expect(shown.stdout).toMatch(/payment:\n {2}(PREPAID|PENDING) \S+.* 142\.75 BRL/);
+  });
+
   it('a DELIVERY order from show to delivered: confirm reads createdAt, dispatch and track carry tracking, validate-code', async () => {
     const order = await newOrder();
     const shown = await pos('show', order.id);

@@ -23,6 +23,8 @@ export interface CliOptions {
   stdin?: string;
   /** How long the command may run before it is told to stop (its --help says how it stops). */
   timeoutMs?: number;
+  /** Tells the command to stop before its time is up (a follower once it printed what a test waits for). */
+  signal?: AbortSignal;
 }
 
 /** Nothing from the test runner's environment that names a service or credentials reaches a command. */
@@ -70,7 +72,10 @@ export async function runCli(
     stderr,
     stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
     env: commandEnv(env),
-    signal: AbortSignal.timeout(options.timeoutMs ?? 60_000),
+    signal: AbortSignal.any([
+      AbortSignal.timeout(options.timeoutMs ?? 60_000),
+      ...(options.signal ? [options.signal] : []),
+    ]),
   };
   const code = isClientCommand(command) ? await runClientCommand(command, rest, io) : printUsage(command, io);
   return { code, stdout: stdout.text, stderr: stderr.text };

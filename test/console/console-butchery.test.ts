@@ -59,7 +59,7 @@ describe('the product page (D37)', () => {
     expect(read.body).not.toContain('/cuts/remove');
     expect((await viewer.post(`${href}/cuts`, { name: 'Cubos' })).statusCode).toBe(403);
 
-    const removed = await s.post(`${href}/cuts/remove`, { cutId: 'bife' });
+    const removed = await s.post(`${href}/cuts/remove`, { cutId: 'bife', confirm: 'yes' });
     expect(removed.statusCode).toBe(303);
     expect((await s.get(href)).body).not.toContain('data-label="Cut">Bife</th>');
     expect(

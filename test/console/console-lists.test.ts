@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { createSimpleOrder } from '../support/orders.js';
-import { adminHeaders, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
+import { adminHeaders, bearer, createMerchant, createTestApp, type TestApp } from '../support/test-app.js';
 import { type ConsoleSession, login } from './console-session.js';
 
 let t: TestApp;
@@ -134,10 +134,43 @@ describe('destructive actions', () => {
     });
     expect(done.statusCode).toBe(303);
     expect((await t.services.orders.getAnyOrder(order.id)).status).toBe('CANCELLED');
-    // Concluding destroys nothing: no question.
-    const other = await createSimpleOrder(t.app, me.merchantId);
-    const concluded = await s.post(`/console/orders/${other.id}/events`, { eventType: 'CONCLUDED' });
-    expect(concluded.body).not.toContain('Please confirm');
+  });
+
+  it('asks before every final step: concluding an undelivered order, accepting a cancellation, removing a cut', async () => {
+    const me = await createMerchant(t.app, 'Casa de Carnes Final');
+    const order = await createSimpleOrder(t.app, me.merchantId);
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orders/${order.id}/confirm`,
+      headers: bearer(me.token),
+      payload: { createdAt: new Date().toISOString(), orderExternalCode: 'PDV-1' },
+    });
+    expect(confirmed.statusCode).toBe(202);
+    // The page's button asks in the browser too.
+    const shown = await s.get(`/console/orders/${order.id}`);
+    expect(shown.body).toContain(
+      '<form method="post" action="/console/orders/' +
+        `${order.id}/events" class="inline-form" data-confirm="Conclude this order? CONCLUDED is final: it can no longer be delivered, cancelled or changed.">`,
+    );
+    // Without JavaScript: a page of its own, and the order as it was.
+    const asked = await s.post(`/console/orders/${order.id}/events`, { eventType: 'CONCLUDED' });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('Conclude this order? CONCLUDED is final');
+    expect(asked.body).toContain('<input type="hidden" name="eventType" value="CONCLUDED">');
+    expect((await t.services.orders.getAnyOrder(order.id)).status).toBe('CONFIRMED');
+    const done = await s.post(`/console/orders/${order.id}/events`, { eventType: 'CONCLUDED', confirm: 'yes' });
+    expect(done.statusCode).toBe(303);
+    expect((await t.services.orders.getAnyOrder(order.id)).status).toBe('CONCLUDED');
+
+    // Accepting the POS's cancellation request ends the order: asked; denying it is not.
+    const accept = await s.post(`/console/orders/${order.id}/cancellationDecision`, { decision: 'accept' });
+    expect(accept.statusCode).toBe(200);
+    expect(accept.body).toContain('Accept the POS&#39;s cancellation? The order is cancelled, and that is final.');
+    const deny = await s.post(`/console/orders/${order.id}/cancellationDecision`, { decision: 'deny' });
+    expect(deny.body).not.toContain('Please confirm');
+    const cut = await s.post(`/console/merchants/${me.merchantId}/products/${order.id}/cuts/remove`, { cutId: 'x' });
+    expect(cut.statusCode).toBe(200);
+    expect(cut.body).toContain('Remove this cut? Customers can no longer choose it.');
   });
 });
 

@@ -48,9 +48,9 @@ for (const type of ['DELIVERY', 'TAKEOUT'] as const) {
 /** Each platform action as the console posts it. */
 const ACTIONS = {
   customerCancellation: { path: 'customerCancellation', form: { reason: 'Mudei de ideia' } },
-  acceptCancellation: { path: 'cancellationDecision', form: { decision: 'accept' } },
+  acceptCancellation: { path: 'cancellationDecision', form: { decision: 'accept', confirm: 'yes' } },
   denyCancellation: { path: 'cancellationDecision', form: { decision: 'deny' } },
-  conclude: { path: 'events', form: { eventType: 'CONCLUDED' } },
+  conclude: { path: 'events', form: { eventType: 'CONCLUDED', confirm: 'yes' } },
   pickupArea: { path: 'events', form: { eventType: 'PICKUP_AREA_ASSIGNED', pickupArea: 'Balcão 2' } },
   cancel: { path: 'events', form: { eventType: 'CANCELLED', confirm: 'yes' } },
 } as const;

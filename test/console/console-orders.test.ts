@@ -99,7 +99,7 @@ describe('orders', () => {
     expect(withLogistics.body).toContain('<strong>Logistics DELIVERY_ONGOING</strong>');
     expect(withLogistics.body).toContain('<span class="badge badge-muted">Logistics</span>');
 
-    const concluded = await s.post(`/console/orders/${order.id}/events`, { eventType: 'CONCLUDED' });
+    const concluded = await s.post(`/console/orders/${order.id}/events`, { eventType: 'CONCLUDED', confirm: 'yes' });
     expect(concluded.statusCode).toBe(303);
     const done = await s.get(`/console/orders/${order.id}`);
     expect(done.body).toContain(
@@ -107,7 +107,7 @@ describe('orders', () => {
     );
     expect(done.body).toContain('<strong>Tracking update</strong>');
     expect(done.body).toContain('nothing more can happen to it');
-    const twice = await s.post(`/console/orders/${order.id}/events`, { eventType: 'CONCLUDED' });
+    const twice = await s.post(`/console/orders/${order.id}/events`, { eventType: 'CONCLUDED', confirm: 'yes' });
     expect(twice.statusCode).toBe(400);
     expect(twice.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(twice.body).toContain('role="alert"');

@@ -244,6 +244,43 @@ describe('GET /v1/developer/requests', () => {
     }
   });
 
+  it('reads batches newest first by their number, across 9→10 and 99→100, and pages reach the newest', async () => {
+    const t = await createTestApp({ env: LIFTED });
+    try {
+      const me = await createMerchant(t.app);
+      const log = t.services.requestLog;
+      const principal = { keyId: me.keyId, merchantId: me.merchantId };
+      // One flush per request: 130 batches, numbered past 9, 99 and 100. Sorted as text, batch 99
+      // came above 130 and 9 above 10, and the newest page held old requests.
+      const sent: string[] = [];
+      for (let i = 0; i < 130; i++) {
+        log.record(principal, { id: `q${i}`, method: 'GET', url: `/v1/orders/q${i}` }, 200, 1);
+        await log.flush();
+        sent.push(`q${i}`);
+      }
+      const { rows } = await t.database.db.query<{ n: number; top: string }>(
+        'SELECT count(*)::int AS n, max(seq)::text AS top FROM request_log_batches WHERE key_id = $1',
+        [me.keyId],
+      );
+      expect(rows[0].n).toBe(130);
+      expect(Number(rows[0].top)).toBeGreaterThanOrEqual(130);
+      const newestFirst = [...sent].reverse();
+      expect((await log.list(me.keyId, { limit: 5 })).items.map((r) => r.requestId)).toEqual(newestFirst.slice(0, 5));
+      // Pages of 7 over HTTP: every request once, newest first.
+      const paged: string[] = [];
+      let before = '';
+      for (;;) {
+        const page = await readLog(t, me.token, `?limit=7${before ? `&before=${before}` : ''}`);
+        paged.push(...page.items.map((r) => r.requestId));
+        if (!page.next) break;
+        before = page.next;
+      }
+      expect(paged).toEqual(newestFirst);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('keeps requests 24 hours: older ones leave the log at once and the table with retention', async () => {
     const clock = manualClock(new Date('2026-03-02T10:00:00Z'));
     const t = await createTestApp({ clock, env: LIFTED });

@@ -196,7 +196,7 @@ export function createOperatorClient(options: OperatorClientOptions) {
     addCut: (
       merchantId: string,
       productId: string,
-      body: { id?: string; name: string; spice?: { id?: string; name: string } },
+      body: { id?: string; name: string; spice?: { id?: string; name: string } | null },
     ) => post<ProductCut>(`/admin/v1/merchants/${id(merchantId)}/products/${id(productId)}/cuts`, body),
     async removeCut(merchantId: string, productId: string, cutId: string): Promise<void> {
       await http.send({

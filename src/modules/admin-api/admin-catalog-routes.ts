@@ -13,6 +13,7 @@ import {
 } from '../catalog/index.js';
 import type { MerchantsService } from '../merchants/index.js';
 import { registerCutRoutes } from './admin-cuts-routes.js';
+import { registerProductListRoutes } from './admin-products-routes.js';
 import {
   createByPath,
   HandMadeCategoryBody,
@@ -157,4 +158,5 @@ export const adminCatalogRoutes: FastifyPluginAsyncTypebox<{
 
   // D37: a product's cuts and spices.
   await registerCutRoutes(app, { merchants, catalog });
+  await registerProductListRoutes(app, { merchants, catalog });
 };

@@ -13,17 +13,25 @@ import { readByPath } from './admin-schemas.js';
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 
+/** The spice's name; the console's form takes it as one text field. */
+export const SpiceName = Name('The spice’s name (“Alho”)');
+
 /** POST …/cuts; the console's add-a-cut form reads its fields with it too (style.md#habits). */
 export const CutBody = Type.Object({
   id: Type.Optional(Id('The cut’s id, matched by POS software against order options; a uuid is made when left out')),
   name: Name('The cut’s name, as the customer chooses it (“Bife”)'),
+  // null as well as absent: a cut without spice reads back with `spice: null`, and what a client
+  // read must be accepted when sent back.
   spice: Type.Optional(
-    Type.Object(
-      {
-        id: Type.Optional(Id('The spice’s id; a uuid is made when left out')),
-        name: Name('The spice’s name (“Alho”)'),
-      },
-      { description: 'The seasoning of the cut, or null.' },
+    Type.Union(
+      [
+        Type.Object({
+          id: Type.Optional(Id('The spice’s id; a uuid is made when left out')),
+          name: SpiceName,
+        }),
+        Type.Null(),
+      ],
+      { description: 'The seasoning of the cut, or null (or left out) for none.' },
     ),
   ),
 });

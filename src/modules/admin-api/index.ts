@@ -2,7 +2,7 @@
 // other modules through their index.ts.
 export { adminCatalogRoutes } from './admin-catalog-routes.js';
 // The bodies console forms post too (style.md#habits): the console reads its fields with the same schemas.
-export { CutBody } from './admin-cuts-routes.js';
+export { CutBody, SpiceName } from './admin-cuts-routes.js';
 export { adminLogisticsRoutes } from './admin-logistics-routes.js';
 export { adminMerchantsRoutes } from './admin-merchants-routes.js';
 export { adminNoticesRoutes } from './admin-notices-routes.js';

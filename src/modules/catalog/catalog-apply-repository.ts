@@ -26,6 +26,20 @@ function notIn(ids: Map<string, string>, rows: { pdvId: string }[]): string[] {
   return [...ids].filter(([pdv]) => !inPayload.has(pdv)).map(([, id]) => id);
 }
 
+/**
+ * The products a transaction's apply removed, for the feed's SYNC_FINISHED `removedProductIds`
+ * (D36) written in the same transaction. Kept beside the transaction rather than in the sync's
+ * stored details, which would carry thousands of ids a catalog's history has no use for.
+ */
+const removedInTransaction = new WeakMap<Queryable, string[]>();
+
+/** The ids of the products `tx` removed so far (and forgets them). */
+export function takeRemovedProductIds(tx: Queryable): string[] {
+  const ids = removedInTransaction.get(tx) ?? [];
+  removedInTransaction.delete(tx);
+  return ids;
+}
+
 export async function applyMerchantPlan(
   tx: Queryable,
   merchantId: string,
@@ -228,8 +242,14 @@ export async function applyMerchantPlan(
     // images and cuts go with them (ON DELETE CASCADE); hand-made content stays.
     const goneProducts = notIn(productIds, plan.products);
     const goneCategories = notIn(categoryIds, plan.categories);
-    const removedProducts = await tx.query(`DELETE FROM products WHERE id = ANY($1::uuid[])`, [goneProducts]);
+    const removedProducts = await tx.query<{ id: string }>(
+      `DELETE FROM products WHERE id = ANY($1::uuid[]) RETURNING id`,
+      [goneProducts],
+    );
     products.removed = removedProducts.rowCount;
+    const removed = removedInTransaction.get(tx) ?? [];
+    removed.push(...removedProducts.rows.map((r) => r.id));
+    removedInTransaction.set(tx, removed);
     const removedCategories = await tx.query(`DELETE FROM categories WHERE id = ANY($1::uuid[])`, [goneCategories]);
     categories.removed = removedCategories.rowCount;
   }

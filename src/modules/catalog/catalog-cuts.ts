@@ -3,8 +3,10 @@
 // (spec 4.3, ON DELETE CASCADE). Every change bumps the catalog version, so GET /v1/merchant
 // shows it at once in every process (D24).
 import type { Db, Queryable } from '../../db/db.js';
+import type { Clock } from '../../lib/clock.js';
 import { badRequest, conflict, notFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
+import type { FeedRecorder } from '../feed/index.js';
 import * as repo from './catalog-repository.js';
 
 export interface Cut {
@@ -16,7 +18,7 @@ export interface Cut {
 export interface CutInput {
   id?: string;
   name: string;
-  spice?: { id?: string; name: string };
+  spice?: { id?: string; name: string } | null;
 }
 
 export const toCut = (row: repo.CutRow): Cut => ({
@@ -34,8 +36,34 @@ function text(value: string, field: string): string {
 
 export const productNotFound = () => notFound('Product not found');
 
-export function createCutOperations(deps: { db: Db; touch: (merchantId: string) => Promise<void> }) {
-  const { db, touch } = deps;
+export function createCutOperations(deps: {
+  db: Db;
+  clock: Clock;
+  touch: (merchantId: string) => Promise<void>;
+  feed: FeedRecorder;
+}) {
+  const { db, clock, touch, feed } = deps;
+
+  /**
+   * D36: the platform feed's `catalog CUTS_CHANGED`, in the change's transaction, with the
+   * product's whole list after it: a storefront replaces what it had, whatever it missed.
+   */
+  async function feedCuts(
+    tx: Queryable,
+    merchantId: string,
+    productId: string,
+    change: 'ADDED' | 'REMOVED',
+    cutId: string,
+  ) {
+    const cuts = (await repo.listCutsOfProducts(tx, [productId])).map(toCut);
+    await feed(tx, {
+      kind: 'catalog',
+      type: 'CUTS_CHANGED',
+      merchantId,
+      occurredAt: clock.now(),
+      data: { productId, change, cutId, cuts },
+    });
+  }
 
   async function requireProduct(merchantId: string, productId: string): Promise<repo.ProductRow> {
     const product = isUuid(productId) ? await repo.findProduct(db, merchantId, productId) : undefined;
@@ -63,12 +91,16 @@ export function createCutOperations(deps: { db: Db; touch: (merchantId: string) 
           }
         : null;
       await requireProduct(merchantId, productId);
-      const row = await repo.insertCut(db, {
-        productId,
-        id,
-        name,
-        spiceId: spice?.id ?? null,
-        spiceName: spice?.name ?? null,
+      const row = await db.transaction(async (tx) => {
+        const inserted = await repo.insertCut(tx, {
+          productId,
+          id,
+          name,
+          spiceId: spice?.id ?? null,
+          spiceName: spice?.name ?? null,
+        });
+        if (inserted) await feedCuts(tx, merchantId, productId, 'ADDED', inserted.id);
+        return inserted;
       });
       if (!row) throw conflict(`The product already has a cut with id ${id}`);
       await touch(merchantId);
@@ -78,7 +110,12 @@ export function createCutOperations(deps: { db: Db; touch: (merchantId: string) 
     /** DELETE …/cuts/{cutId}: 204; 404 when the product has no such cut. */
     async removeCut(merchantId: string, productId: string, cutId: string): Promise<void> {
       await requireProduct(merchantId, productId);
-      if (!(await repo.deleteCut(db, productId, cutId))) throw notFound('Cut not found');
+      const deleted = await db.transaction(async (tx) => {
+        const gone = await repo.deleteCut(tx, productId, cutId);
+        if (gone) await feedCuts(tx, merchantId, productId, 'REMOVED', cutId);
+        return gone;
+      });
+      if (!deleted) throw notFound('Cut not found');
       await touch(merchantId);
     },
   };

@@ -7,8 +7,9 @@ import { decodeKeyCursor, decodeSeqCursor, encodeKeyCursor, page } from '../../l
 import { badRequest, notFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { toDecimalString, toNumber } from '../../lib/money.js';
+import { noFeed } from '../feed/index.js';
 import * as browse from './catalog-browse-repository.js';
-import { createCutOperations } from './catalog-cuts.js';
+import { createCutOperations, findCutsOfProducts } from './catalog-cuts.js';
 import * as repo from './catalog-repository.js';
 import { categoryView, productView } from './catalog-schemas.js';
 import { createSyncProcessor, type SyncProcessorDeps } from './catalog-sync-process.js';
@@ -82,6 +83,7 @@ const CACHE_MAX_ENTRIES = 500;
 
 export function createCatalogService(deps: CatalogServiceDeps) {
   const { db, clock } = deps;
+  const feed = deps.feed ?? noFeed;
   const ttlSec = deps.merchantCacheTtlSec ?? 60;
   // D24: per-process cache of merchant records. Every read validates the entry against the
   // catalog version (one primary-key read), so a POS that saw SUCCESS reads its own changes even
@@ -186,7 +188,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     worker,
     processSync,
     // D37: cuts and spices, the operator's to add and remove (catalog-cuts.ts).
-    ...createCutOperations({ db, touch }),
+    ...createCutOperations({ db, clock, touch, feed }),
 
     /** PUT /v1/merchantUpdate: stored and queued; PROCESSING from now on (spec 3.2, D16). */
     acceptUpload(merchantId: string, envelope: UploadEnvelope): Promise<string> {
@@ -273,6 +275,36 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       });
       return page(rows, filter.limit, (p) => encodeKeyCursor(p.name, p.id));
     },
+    /**
+     * GET /admin/v1/merchants/{id}/products: a page of products by name with their cuts (two
+     * statements a page, whatever its size), for a storefront following the catalog (D36, D37).
+     */
+    async listProducts(merchantId: string, filter: { q?: string; cursor?: string; limit: number }) {
+      const rows = await browse.browseProducts(db, merchantId, {
+        q: filter.q,
+        after: decodeKeyCursor(filter.cursor),
+        limit: filter.limit + 1,
+      });
+      const { items, next } = page(rows, filter.limit, (p) => encodeKeyCursor(p.name, p.id));
+      const cuts = await findCutsOfProducts(
+        db,
+        items.map((p) => p.id),
+      );
+      return {
+        items: items.map((p) => ({
+          id: p.id,
+          pdv_external_id: p.pdv_external_id,
+          name: p.name,
+          description: p.description,
+          price: toNumber(p.price),
+          unit: p.unit as 'KG' | 'UN',
+          status: p.status as 'AVAILABLE' | 'UNAVAILABLE',
+          externalCode: p.external_code,
+          cuts: cuts.get(p.id) ?? [],
+        })),
+        next,
+      };
+    },
     categoryCounts: (merchantId: string) => browse.categoryCounts(db, merchantId),
     productCount: (merchantId: string) => browse.productCount(db, merchantId),
     productCounts: (merchantId: string) => browse.productCounts(db, merchantId),
@@ -301,13 +333,25 @@ export function createCatalogService(deps: CatalogServiceDeps) {
     async createHandMadeCategory(merchantId: string, input: { name: string; status?: 'AVAILABLE' | 'UNAVAILABLE' }) {
       const name = input.name.trim();
       if (!name) throw badRequest('name must not be empty');
-      const row = await repo.insertHandMadeCategory(db, {
-        id: newId(),
-        merchantId,
-        name,
-        status: input.status ?? 'AVAILABLE',
-        externalCode: newExternalCode('CAT'),
-        at: clock.now(),
+      const at = clock.now();
+      const row = await db.transaction(async (tx) => {
+        const made = await repo.insertHandMadeCategory(tx, {
+          id: newId(),
+          merchantId,
+          name,
+          status: input.status ?? 'AVAILABLE',
+          externalCode: newExternalCode('CAT'),
+          at,
+        });
+        // D36: a storefront following the catalog hears of what the panel made, as of a sync.
+        await feed(tx, {
+          kind: 'catalog',
+          type: 'CATEGORY_CHANGED',
+          merchantId,
+          occurredAt: at,
+          data: { categoryId: made.id, change: 'CREATED', by: 'operator' },
+        });
+        return made;
       });
       await touch(merchantId);
       return row;
@@ -332,8 +376,9 @@ export function createCatalogService(deps: CatalogServiceDeps) {
           throw badRequest('categoryId is not a category of this merchant');
         }
       }
-      const row = await db.transaction((tx) =>
-        repo.insertHandMadeProduct(tx, {
+      const at = clock.now();
+      const row = await db.transaction(async (tx) => {
+        const made = await repo.insertHandMadeProduct(tx, {
           id: newId(),
           merchantId,
           name,
@@ -343,9 +388,17 @@ export function createCatalogService(deps: CatalogServiceDeps) {
           status: input.status ?? 'AVAILABLE',
           externalCode: newExternalCode('P'),
           categoryId: input.categoryId,
-          at: clock.now(),
-        }),
-      );
+          at,
+        });
+        await feed(tx, {
+          kind: 'catalog',
+          type: 'PRODUCT_CHANGED',
+          merchantId,
+          occurredAt: at,
+          data: { productId: made.id, change: 'CREATED', by: 'operator' },
+        });
+        return made;
+      });
       await touch(merchantId);
       return row;
     },

@@ -99,12 +99,20 @@ export function createSyncProcessor(deps: SyncProcessorDeps) {
   async function feedFinished(tx: Queryable, sync: syncRepo.ClaimedSync, outcome: SyncOutcome, at: Date) {
     const changedProductIds =
       outcome.status === 'SUCCESS' ? await syncRepo.productIdsWrittenAt(tx, sync.merchant_id, at) : [];
+    // A FAIL can be partial (D17): what it did remove is gone all the same.
+    const removedProductIds = applyRepo.takeRemovedProductIds(tx);
     await feed(tx, {
       kind: 'catalog',
       type: 'SYNC_FINISHED',
       merchantId: sync.merchant_id,
       occurredAt: at,
-      data: { syncId: sync.id, status: outcome.status, counts: outcome.details.counts, changedProductIds },
+      data: {
+        syncId: sync.id,
+        status: outcome.status,
+        counts: outcome.details.counts,
+        changedProductIds,
+        removedProductIds,
+      },
     });
   }
 

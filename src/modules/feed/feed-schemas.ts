@@ -102,8 +102,35 @@ export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
             'values really changed; and discarded per kind (D17).',
         }),
         changedProductIds: Type.Array(Type.String()),
+        removedProductIds: Type.Array(Type.String(), {
+          description: 'The products the sync removed (POS-linked products absent from a full catalog)',
+        }),
       },
       'A catalog upload or pull finished: the storefront follows',
+    ),
+    PRODUCT_CHANGED: Loose(
+      { productId: Uuid(), change: Type.Enum(['CREATED']), by: Type.Enum(['operator']) },
+      'An operator made a product by hand (not linked to the POS): read it in the product list',
+    ),
+    CATEGORY_CHANGED: Loose(
+      { categoryId: Uuid(), change: Type.Enum(['CREATED']), by: Type.Enum(['operator']) },
+      'An operator made a category by hand (not linked to the POS)',
+    ),
+    CUTS_CHANGED: Loose(
+      {
+        productId: Uuid(),
+        change: Type.Enum(['ADDED', 'REMOVED']),
+        cutId: Type.String(),
+        cuts: Type.Array(
+          Type.Object({
+            id: Type.String(),
+            name: Type.String(),
+            spice: Type.Union([Type.Object({ id: Type.String(), name: Type.String() }), Type.Null()]),
+          }),
+          { description: "The product's cuts after the change, all of them" },
+        ),
+      },
+      "An operator added or removed a cut of a product (D37): `cuts` is the product's whole list now",
     ),
   },
   webhook: {

@@ -70,13 +70,15 @@ export async function listKeyBatches(
   keyId: string,
   filter: { since: Date; keep: number; beforeSeq?: string },
 ): Promise<RequestLogBatchRow[]> {
+  // b.seq, not seq: ORDER BY a bare name takes the output column, the text alias, and sorted
+  // batch 9 above 10 and 83 above 285, so the newest were never read.
   const { rows } = await db.query<RequestLogBatchRow>(
-    `SELECT seq::text AS seq, entries, newer::int AS newer, requests
+    `SELECT b.seq::text AS seq, entries, newer::int AS newer, requests
        FROM (SELECT seq, entries, last_at, requests,
                     sum(entries) OVER (ORDER BY seq DESC ROWS UNBOUNDED PRECEDING) - entries AS newer
                FROM request_log_batches WHERE key_id = $1) b
-      WHERE newer < $2 AND last_at >= $3 AND ($4::bigint IS NULL OR seq <= $4)
-      ORDER BY seq DESC`,
+      WHERE newer < $2 AND last_at >= $3 AND ($4::bigint IS NULL OR b.seq <= $4)
+      ORDER BY b.seq DESC`,
     [keyId, filter.keep, filter.since, filter.beforeSeq ?? null],
   );
   return rows;
