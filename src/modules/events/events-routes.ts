@@ -67,6 +67,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ events: EventsService }> 
         headers: Type.Object({ 'x-polling-merchants': Type.Optional(Type.String({ maxLength: 4000 })) }),
         response: {
           200: Type.Array(EventRecordSchema, {
+            maxItems: POLL_LIMIT,
             description:
               'Event records (D2); an opendelivery key gets Open Delivery Events (one eventId per occurrence)',
           }),
