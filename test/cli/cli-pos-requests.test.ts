@@ -4,6 +4,8 @@
 // endpoint's state; usage errors exit 2 with one line naming the problem.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningApp, startApp } from '../../packages/pos-client/test/support.js';
+import { connectPos, createKey } from '../opendelivery/od-support.js';
+import { createSimpleOrder } from '../support/orders.js';
 import { bearer, createMerchant } from '../support/test-app.js';
 import { type CliResult, runCli } from './run-cli.js';
 
@@ -102,6 +104,29 @@ describe('cleaver pos requests / webhooks against a running server', { timeout: 
     expect(r.stdout).toContain('no webhook attempts yet\n');
     const json = JSON.parse((await runCli(['pos', 'webhooks', '--json'], posEnv)).stdout);
     expect(json).toMatchObject({ endpoint: { merchantId, state: 'unknown' }, attempts: [] });
+  });
+
+  it('prints the warning of a request answered all the same (D39: an acknowledgment naming another type)', async () => {
+    const key = await createKey(server.app, merchantId, 'opendelivery');
+    const od = await connectPos(server.app, key);
+    const order = await createSimpleOrder(server.app, merchantId);
+    const polled = (await od.get('/v1/events:polling')).json() as Array<{ eventId: string; orderId: string }>;
+    const mine = polled.filter((e) => e.orderId === order.id);
+    expect(mine).toHaveLength(1);
+    const ack = await od.post('/v1/events/acknowledgment', [
+      { id: mine[0]?.eventId, orderId: order.id, eventType: 'CONFIRMED' },
+    ]);
+    expect(ack.statusCode, ack.body).toBe(202);
+    const r = await runCli(['pos', 'requests'], {
+      ...posEnv,
+      CLEAVER_CLIENT_ID: key.merchantId,
+      CLEAVER_CLIENT_SECRET: key.clientSecret,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      `\nwarning ${ack.headers['x-request-id']} POST /v1/events/acknowledgment → 202: CREATED acknowledged as ` +
+        `CONFIRMED (order ${order.id}, eventId ${mine[0]?.eventId}): acknowledged by its eventId; send the eventType as polled\n`,
+    );
   });
 
   it('refuses bad options with exit 2 and one line', async () => {

@@ -4,8 +4,9 @@ import { type Operation, rejectedWriteProblems, watchWrites } from './fuzz-suppo
 
 // The fuzz suite's "nothing written when rejected" check, on hand-made fingerprints: it must
 // catch every write except what the route's declaration allows (rejectedMayWrite): the one
-// partial write the spec allows (spec 4.13 rule 2, D4) and the feed item of a refused delivery
-// code (D36), declared as below in events-routes.ts and orders-routes.ts.
+// partial write the spec allows (spec 4.13 rule 2; D39: every valid element of a batch with a
+// refused one, and the daily notice of a forgiven type mismatch) and the feed item of a refused
+// delivery code (D36), declared as below in events-routes.ts and orders-routes.ts.
 
 function op(method: string, path: string, rejectedMayWrite: Partial<Operation['rejectedMayWrite']> = {}): Operation {
   return {
@@ -19,7 +20,7 @@ function op(method: string, path: string, rejectedMayWrite: Partial<Operation['r
   };
 }
 
-const ack = op('POST', '/v1/events/acknowledgment', { update: ['event_receipts'] });
+const ack = op('POST', '/v1/events/acknowledgment', { update: ['event_receipts'], append: ['notices'] });
 const confirm = op('POST', '/v1/orders/{orderId}/confirm');
 const before = 'event_receipts:4:100,orders:2:7';
 
@@ -28,8 +29,13 @@ describe('rejectedWriteProblems', () => {
     expect(rejectedWriteProblems(confirm, before, before)).toEqual([]);
   });
 
-  it('allows an acknowledgment batch that failed midway to keep its earlier acknowledgments', () => {
+  it('allows an acknowledgment batch with a refused element to keep the others’ acknowledgments and its notice (D39)', () => {
     expect(rejectedWriteProblems(ack, before, 'event_receipts:4:250,orders:2:7')).toEqual([]);
+    const withNotices = `${before},notices:1:9`;
+    expect(rejectedWriteProblems(ack, withNotices, 'event_receipts:4:250,orders:2:7,notices:2:10')).toEqual([]);
+    expect(rejectedWriteProblems(ack, withNotices, 'event_receipts:4:250,orders:2:7,notices:1:10')).toEqual([
+      'notices: 1 rows → 1 rows (updated)',
+    ]);
   });
 
   it('reports an acknowledgment batch that added receipts or touched another table', () => {

@@ -12,7 +12,11 @@ export interface TokenResponse {
 
 /** Spec 4.2 request body. */
 export interface OnboardingRequest {
-  /** Base address only: no path, no trailing slash; the platform appends `/v1/orderUpdate`. */
+  /**
+   * Base address only: no path, no trailing slash; the platform appends `/v1/orderUpdate`. With
+   * an `opendelivery` key, `/v1/newEvent` to a base or a path prefix, or the endpoint itself (a
+   * path ending in `/v1/newEvent`); the answer then shows the address events go to.
+   */
   ordersWebhookURL: string;
   /** When present, both fields are required. It cannot be removed once registered. */
   getMerchantURL?: { baseURL: string; apiKey: string };
