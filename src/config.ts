@@ -239,11 +239,23 @@ function readOperatorSecurity(env: Env): OperatorSecurityConfig {
   };
 }
 
+/** What a production start cannot do without (D25): a sandbox generates or defaults them. */
+const PRODUCTION_REQUIRED = ['CLEAVER_ADMIN_TOKEN', 'CLEAVER_SECRET_KEY', 'CLEAVER_APP_ID'];
+
+/** Every missing one at once: an operator fixing a deploy should not learn of them one start at a time. */
+function requireProductionVariables(env: Env): void {
+  const missing = PRODUCTION_REQUIRED.filter((name) => !env[name]);
+  if (missing.length === 0) return;
+  const names = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}`;
+  throw new ConfigError(`${names} ${missing.length === 1 ? 'is' : 'are'} required when CLEAVER_ENV=production`);
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const cleaverEnv = (env.CLEAVER_ENV ?? 'sandbox') as CleaverEnv;
   if (cleaverEnv !== 'sandbox' && cleaverEnv !== 'production') {
     throw new ConfigError(`CLEAVER_ENV must be "sandbox" or "production", got "${env.CLEAVER_ENV}"`);
   }
+  if (cleaverEnv === 'production') requireProductionVariables(env);
   const port = readInt(env, 'PORT', 8080, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const dataDir = resolve(env.CLEAVER_DATA_DIR || './.cleaver');

@@ -123,6 +123,21 @@ export function sampleOrder(
   };
 }
 
+/**
+ * The products the merchant's catalog offers now, with their cuts: a later catalog push (the
+ * example POS's, a developer's own) may have removed or paused some of those the demo published,
+ * and an order naming one is refused. The record is read before each order (one GET).
+ */
+async function orderableProducts(pos: PosClient): Promise<Array<{ pdvId: string; unit: 'KG' | 'UN'; cutIds?: string[] }>> {
+  const out: Array<{ pdvId: string; unit: 'KG' | 'UN'; cutIds?: string[] }> = [];
+  for (const p of (await pos.getMerchant()).products) {
+    if (!p.pdv_external_id || p.status !== 'AVAILABLE') continue;
+    const cutIds = p.cuts?.map((c) => c.id);
+    out.push({ pdvId: p.pdv_external_id, unit: p.unit, ...(cutIds?.length ? { cutIds } : {}) });
+  }
+  return out;
+}
+
 /** The cuts of SAMPLE_CUTS on the products that have none yet (a restarted demo keeps its own). */
 async function addSampleCuts(op: OperatorClient, pos: PosClient, merchantId: string): Promise<void> {
   for (const product of (await pos.getMerchant()).products) {
@@ -230,7 +245,12 @@ Placing an order every ${orderEveryMs / 1000} s${cancelEvery ? `; after every ${
     const placeOrder = async () => {
       const n = placed++;
       try {
-        const order = await op.createOrder(credentials.merchantId, sampleOrder(n, Math.random, products));
+        const current = await orderableProducts(pos);
+        if (current.length === 0) {
+          io.stderr.write('no product of the catalog can be ordered now: no order placed\n');
+          return;
+        }
+        const order = await op.createOrder(credentials.merchantId, sampleOrder(n, Math.random, current));
         const summary = {
           placed: order.id,
           displayId: order.displayId,

@@ -95,7 +95,9 @@ describe('loadConfig', () => {
       CLEAVER_ENV: 'production',
       CLEAVER_APP_ID: '11111111-2222-4333-8444-555555555555',
     };
-    expect(() => loadConfig(base)).toThrow('CLEAVER_ADMIN_TOKEN is required when CLEAVER_ENV=production');
+    expect(() => loadConfig(base)).toThrow(
+      new ConfigError('CLEAVER_ADMIN_TOKEN and CLEAVER_SECRET_KEY are required when CLEAVER_ENV=production'),
+    );
     expect(() => loadConfig({ ...base, CLEAVER_ADMIN_TOKEN: 'a'.repeat(40) })).toThrow(
       'CLEAVER_SECRET_KEY is required when CLEAVER_ENV=production',
     );
@@ -107,6 +109,17 @@ describe('loadConfig', () => {
         CLEAVER_SECRET_KEY: 'b'.repeat(40),
       }),
     ).toThrow('CLEAVER_APP_ID is required when CLEAVER_ENV=production');
+    // All of them missing: one message naming them all, not one start per variable.
+    expect(() => loadConfig({ CLEAVER_DATA_DIR: dir, CLEAVER_ENV: 'production' })).toThrow(
+      new ConfigError(
+        'CLEAVER_ADMIN_TOKEN, CLEAVER_SECRET_KEY and CLEAVER_APP_ID are required when CLEAVER_ENV=production',
+      ),
+    );
+    expect(() => loadConfig({ ...base, CLEAVER_APP_ID: '' })).toThrow(
+      new ConfigError(
+        'CLEAVER_ADMIN_TOKEN, CLEAVER_SECRET_KEY and CLEAVER_APP_ID are required when CLEAVER_ENV=production',
+      ),
+    );
   });
 
   it('hands the CLEAVER_HOMOLOGATION_* variables to the homologation module, which checks them', () => {
