@@ -215,8 +215,10 @@ CREATE DATABASE cleaver OWNER cleaver;
 SQL
 }
 
-cleaver_run() { # cleaver_run NAME ROLE PORT
-  run "$1" env $(grep -v '^#' "$DIR/conf/cleaver.env" | xargs) CLEAVER_ROLE="$2" PORT="$3" \
+cleaver_run() { # cleaver_run NAME ROLE PORT (conf/cleaver.local.env, when there is one, adds to cleaver.env)
+  local local_env=()
+  [ -f "$DIR/conf/cleaver.local.env" ] && mapfile -t local_env < <(grep -v '^#' "$DIR/conf/cleaver.local.env" | grep .)
+  run "$1" env $(grep -v '^#' "$DIR/conf/cleaver.env" | xargs) "${local_env[@]}" CLEAVER_ROLE="$2" PORT="$3" \
     CLEAVER_DATA_DIR="$DIR/cleaver-$1" node "$ROOT/bin/cleaver.js" serve
 }
 
