@@ -89,18 +89,61 @@ async function pgSyncStandby(p: Record<string, string>): Promise<string | null> 
   return null;
 }
 
-/** Three members running, one leader and a synchronous standby: the cluster is whole again. */
-async function pgWhole(p: Record<string, string>): Promise<boolean> {
-  const port = list(p.PATRONI_PORTS)[0];
+interface Member {
+  name: string;
+  role: string;
+  state: string;
+  timeline?: number;
+  lag?: number | string;
+}
+
+async function pgMembers(p: Record<string, string>): Promise<Member[]> {
   for (const rest of list(p.PATRONI_PORTS)) {
-    const cluster = (await getJson(`http://127.0.0.1:${rest}/cluster`)).json as
-      | { members?: Array<{ role: string; state: string }> }
-      | undefined;
-    if (!cluster?.members) continue;
-    const running = cluster.members.filter((m) => m.state === 'running' || m.state === 'streaming');
-    return running.length === 3 && cluster.members.some((m) => m.role === 'sync_standby');
+    const cluster = (await getJson(`http://127.0.0.1:${rest}/cluster`)).json as { members?: Member[] } | undefined;
+    if (cluster?.members) return cluster.members;
   }
-  return port === undefined;
+  return [];
+}
+
+/**
+ * Whole again: three members running on the leader's timeline, replicas caught up, a synchronous
+ * standby. A replica still on the old timeline has not been rewound yet: a switchover then would
+ * cut its pg_rewind short.
+ */
+async function pgWhole(p: Record<string, string>): Promise<boolean> {
+  const members = await pgMembers(p);
+  const leader = members.find((m) => m.role === 'leader' || m.role === 'master');
+  if (!leader || members.length !== 3) return false;
+  return (
+    members.every((m) => m.state === 'running' || m.state === 'streaming') &&
+    members.every((m) => m.timeline === leader.timeline && (m === leader || typeof m.lag === 'number')) &&
+    members.some((m) => m.role === 'sync_standby')
+  );
+}
+
+/**
+ * Waits for the cluster to be whole; a replica that cannot follow the new leader within a minute
+ * (its pg_rewind failed) is rebuilt from a fresh base backup, as the runbook says.
+ */
+async function pgRestored(p: Record<string, string>): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!(await pgWhole(p))) {
+    if (Date.now() > deadline) {
+      const members = await pgMembers(p);
+      const leader = members.find((m) => m.role === 'leader' || m.role === 'master');
+      for (const m of members.filter(
+        (m) => m !== leader && (m.timeline !== leader?.timeline || typeof m.lag !== 'number'),
+      )) {
+        say(`reinit ${m.name} (it did not follow the new leader)`);
+        execFileSync('patronictl', ['-c', join(haDir, 'pg1', 'patroni.yml'), 'reinit', 'cleaver', m.name, '--force'], {
+          stdio: 'ignore',
+        });
+      }
+      await until('PostgreSQL whole after reinit', () => pgWhole(p), 120_000);
+      return;
+    }
+    await sleep(250);
+  }
 }
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -215,7 +258,10 @@ async function setUpMerchant(base: string, admin: Record<string, string>, i: num
     },
   );
   const pos = { authorization: `Bearer ${(t.json as { access_token: string }).access_token}` };
-  await call(base, 'PUT', '/v1/merchantOnboarding', pos, { ordersWebhookURL: `http://127.0.0.1:${receiver}/hook` });
+  const onboarded = await call(base, 'PUT', '/v1/merchantOnboarding', pos, {
+    ordersWebhookURL: `http://127.0.0.1:${receiver}`,
+  });
+  if (onboarded.status !== 200) throw new Error(`onboarding: ${onboarded.status} ${JSON.stringify(onboarded.json)}`);
   const p = await call(base, 'POST', `/admin/v1/merchants/${merchantId}/products`, admin, {
     name: 'Picanha',
     price: 89.9,
@@ -350,7 +396,7 @@ async function fault(
       kill9(pid);
       return {
         what: `killed PostgreSQL leader pg${leader} (postmaster ${pid})`,
-        recover: () => until('PostgreSQL whole', () => pgWhole(p), 120_000),
+        recover: () => pgRestored(p),
       };
     }
     case 'switchover': {
@@ -375,7 +421,7 @@ async function fault(
       );
       return {
         what: `switched over pg${leader} → ${candidate}`,
-        recover: () => until('PostgreSQL whole', () => pgWhole(p), 120_000),
+        recover: () => pgRestored(p),
       };
     }
     case 'nats-stream-leader': {
