@@ -261,7 +261,13 @@ cmd_stop() {
   for name in api1 api2 worker; do stop_one "$name"; done
   for name in sentinel1 sentinel2 sentinel3 redis-replica redis-master nats1 nats2 nats3 haproxy; do stop_one "$name"; done
   # Replicas first, the leader last: none of them takes over while the others stop.
-  for name in pg3 pg2 pg1; do stop_one "$name"; done
+  for name in pg3 pg2 pg1; do
+    stop_one "$name"
+    # A Patroni killed before its PostgreSQL stopped leaves it running: stopped here.
+    if [ -f "$DIR/$name/data/postmaster.pid" ]; then
+      as_postgres "$PGBIN/pg_ctl" -D "$DIR/$name/data" -m fast -w stop >/dev/null 2>&1 || true
+    fi
+  done
   stop_one etcd
   say "stopped (data kept in $DIR)"
 }
