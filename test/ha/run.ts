@@ -364,15 +364,15 @@ async function readWholeFeed(base: string, admin: Record<string, string>): Promi
   }
 }
 
-async function readStream(servers: string[]): Promise<Array<{ msgId: string; item: FeedItem }>> {
+async function readStream(servers: string[]): Promise<Array<{ msgId: string; item: FeedItem; at: number }>> {
   const nc = await connect({ servers });
   try {
     const jsm = await nc.jetstreamManager();
     const info = await jsm.streams.info('CLEAVER');
-    const out: Array<{ msgId: string; item: FeedItem }> = [];
+    const out: Array<{ msgId: string; item: FeedItem; at: number }> = [];
     for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
       const m = await jsm.streams.getMessage('CLEAVER', { seq }).catch(() => null);
-      if (m) out.push({ msgId: m.header?.get('Nats-Msg-Id') ?? '', item: m.json<FeedItem>() });
+      if (m) out.push({ msgId: m.header?.get('Nats-Msg-Id') ?? '', item: m.json<FeedItem>(), at: m.time.getTime() });
     }
     return out;
   } finally {
@@ -490,6 +490,8 @@ interface Result {
   scenario: Scenario;
   what: string;
   windowMs: number;
+  /** The longest time without a message reaching the stream, from 2 s before the fault. */
+  streamWindowMs: number;
   orders: number;
   confirmed: number;
   weighed: number;
@@ -521,6 +523,7 @@ async function runScenario(
   await recover();
   await sleep(5_000); // steady state after
   running = false;
+  const loadEndedAt = Date.now();
   await Promise.all(loads);
   await follower.done;
 
@@ -599,6 +602,12 @@ async function runScenario(
     problems.push(`${late.length} orders' CREATED webhooks not delivered`);
   });
 
+  const published = stream.map((s) => s.at).filter((t) => t >= faultAt - 2_000 && t <= loadEndedAt);
+  let streamWindowMs = 0;
+  for (let i = 1; i < published.length; i++) {
+    streamWindowMs = Math.max(streamWindowMs, (published[i] as number) - (published[i - 1] as number));
+  }
+
   const fiveHundreds = stats.fiveHundreds.slice(fiveHundredsBefore);
   if (fiveHundreds.length)
     problems.push(`${fiveHundreds.length} answers of 500: ${fiveHundreds.slice(0, 3).join('; ')}`);
@@ -606,6 +615,7 @@ async function runScenario(
     scenario,
     what,
     windowMs,
+    streamWindowMs,
     orders: w.orders.length,
     confirmed: w.confirmed.size,
     weighed: w.weighed.size,
@@ -675,7 +685,7 @@ async function main() {
       const r = await runScenario(scenario, p, base, admin, merchants, webhooks);
       results.push(r);
       say(
-        `${scenario}: window ${(r.windowMs / 1000).toFixed(1)} s; ${r.orders} orders, ${r.confirmed} confirmed, ` +
+        `${scenario}: window ${(r.windowMs / 1000).toFixed(1)} s (stream ${(r.streamWindowMs / 1000).toFixed(1)} s); ${r.orders} orders, ${r.confirmed} confirmed, ` +
           `${r.weighed} weighed, ${r.acks} events acknowledged, ${r.uploads} catalog uploads; feed ${r.feedItems} items, ` +
           `stream ${r.streamItems}; ${r.problems.length ? `PROBLEMS: ${r.problems.join(' | ')}` : 'all checks held'} ` +
           `(${Math.round((Date.now() - scenarioStart) / 1000)} s)`,
