@@ -258,8 +258,11 @@ cmd_start() {
 
 cmd_stop() {
   local name
-  for name in api1 api2 worker; do stop_one "$name"; done
-  for name in sentinel1 sentinel2 sentinel3 redis-replica redis-master nats1 nats2 nats3 haproxy; do stop_one "$name"; done
+  # The service, then what it uses, each group stopping together.
+  for name in api1 api2 worker; do stop_one "$name" & done
+  wait
+  for name in sentinel1 sentinel2 sentinel3 redis-replica redis-master nats1 nats2 nats3 haproxy; do stop_one "$name" & done
+  wait
   # Replicas first, the leader last: none of them takes over while the others stop.
   for name in pg3 pg2 pg1; do
     stop_one "$name"

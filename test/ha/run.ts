@@ -15,7 +15,7 @@
 // CLEAVER_HA_DIR (default: a new temporary directory) and CLEAVER_HA_BASE_PORT (default 25500)
 // place it. Exit code 0 when every check of every scenario held.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +59,36 @@ function ports(): Record<string, string> {
 const list = (value: string | undefined) => (value ?? '').split(',').filter(Boolean);
 const pidOf = (piece: string) => Number(readFileSync(join(haDir, 'run', `${piece}.pid`), 'utf8').trim());
 const kill9 = (pid: number) => process.kill(pid, 'SIGKILL');
+
+const SERVICE_LOGS = ['api1', 'api2', 'worker'];
+const logSize = (piece: string) => {
+  try {
+    return statSync(join(haDir, 'log', `${piece}.log`)).size;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * What the service's processes logged since `from` (byte offsets per log): warning lines, error
+ * lines (pino level 50) and stack-trace lines (D46: one warning line per failover, no stacks).
+ */
+function serviceLogLines(from: Record<string, number>): { warnings: number; errors: number; stackLines: number } {
+  let warnings = 0;
+  let errors = 0;
+  let stackLines = 0;
+  for (const piece of SERVICE_LOGS) {
+    const text = readFileSync(join(haDir, 'log', `${piece}.log`))
+      .subarray(from[piece] ?? 0)
+      .toString();
+    for (const line of text.split('\n')) {
+      if (line.startsWith('cleaver: warning:')) warnings++;
+      if (line.includes('"level":50')) errors++;
+      if (/^\s+at /.test(line) || line.includes('\\n    at ')) stackLines++;
+    }
+  }
+  return { warnings, errors, stackLines };
+}
 
 async function getJson(url: string): Promise<{ status: number; json: unknown }> {
   try {
@@ -492,6 +522,7 @@ interface Result {
   windowMs: number;
   /** The longest time without a message reaching the stream, from 2 s before the fault. */
   streamWindowMs: number;
+  logs: { warnings: number; errors: number; stackLines: number };
   orders: number;
   confirmed: number;
   weighed: number;
@@ -517,6 +548,7 @@ async function runScenario(
   const loads = merchants.map((me) => merchantLoad(base, admin, me, w, () => running));
   const follower = followFeed(base, admin, () => running);
   await sleep(5_000); // steady state first
+  const logsFrom = Object.fromEntries(SERVICE_LOGS.map((piece) => [piece, logSize(piece)]));
   const faultAt = Date.now();
   const { what, recover } = await fault(scenario, p);
   say(`${scenario}: ${what}`);
@@ -608,6 +640,9 @@ async function runScenario(
     streamWindowMs = Math.max(streamWindowMs, (published[i] as number) - (published[i - 1] as number));
   }
 
+  const logs = serviceLogLines(logsFrom);
+  if (logs.stackLines > 0) problems.push(`${logs.stackLines} stack-trace lines in the service's logs`);
+
   const fiveHundreds = stats.fiveHundreds.slice(fiveHundredsBefore);
   if (fiveHundreds.length)
     problems.push(`${fiveHundreds.length} answers of 500: ${fiveHundreds.slice(0, 3).join('; ')}`);
@@ -616,6 +651,7 @@ async function runScenario(
     what,
     windowMs,
     streamWindowMs,
+    logs,
     orders: w.orders.length,
     confirmed: w.confirmed.size,
     weighed: w.weighed.size,
@@ -687,7 +723,8 @@ async function main() {
       say(
         `${scenario}: window ${(r.windowMs / 1000).toFixed(1)} s (stream ${(r.streamWindowMs / 1000).toFixed(1)} s); ${r.orders} orders, ${r.confirmed} confirmed, ` +
           `${r.weighed} weighed, ${r.acks} events acknowledged, ${r.uploads} catalog uploads; feed ${r.feedItems} items, ` +
-          `stream ${r.streamItems}; ${r.problems.length ? `PROBLEMS: ${r.problems.join(' | ')}` : 'all checks held'} ` +
+          `stream ${r.streamItems}; service logs: ${r.logs.warnings} warning lines, ${r.logs.errors} errors, ` +
+          `${r.logs.stackLines} stack-trace lines; ${r.problems.length ? `PROBLEMS: ${r.problems.join(' | ')}` : 'all checks held'} ` +
           `(${Math.round((Date.now() - scenarioStart) / 1000)} s)`,
       );
     }
