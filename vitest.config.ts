@@ -112,6 +112,11 @@ const onceOnly = [
   'test/homologation/homologation-run.test.ts',
   'test/proof/fuzz-checks.test.ts',
   'test/proof/redis-freeze.test.ts',
+  // D46: clusters, brokers and sentinels of their own (a PostgreSQL that turns read-only, NATS
+  // servers listed with a dead one first, a Redis failover): nothing of the test database's kind.
+  'test/proof/read-only-database.test.ts',
+  'test/proof/redis-sentinel.test.ts',
+  'test/feed/feed-relay-servers.test.ts',
   // Rate-limit counters in memory and in Redis: the database only holds the apps' tokens.
   'test/foundation/rate-limit.test.ts',
   // Two apps' answers compared byte for byte, with and without a broker: a configuration check.

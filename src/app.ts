@@ -12,6 +12,7 @@ import { consoleRoutes } from './console/index.js';
 import { rewriteEncodedColon } from './lib/encoded-colon.js';
 import { badRequest } from './lib/errors.js';
 import { lazyRequestLogger } from './lib/lazy-request-logger.js';
+import { reportOutage } from './lib/outage-report.js';
 import { requireDeclaredRoutes } from './lib/route-declaration.js';
 import { ErrorBody } from './lib/schemas.js';
 import { unstorableTextPath } from './lib/storable-text.js';
@@ -156,7 +157,9 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     }),
   );
 
-  const onStoreError = (error: unknown) => app.log.warn({ err: error }, 'rate-limit store unavailable');
+  // D46: a Redis failover is one warning line per outage (lib/outage-report.ts), not a stack trace.
+  const onStoreError = (error: unknown) =>
+    reportOutage('redis', error instanceof Error ? error.message : String(error), 'the rate-limit store');
   // D23/D31: shared counters in Redis when configured, each call bounded; this instance's own
   // counters while Redis is away.
   const store: RateLimitStore = options.redis

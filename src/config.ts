@@ -37,8 +37,20 @@ export interface Config {
   publicUrl: string;
   appId: string;
   redisUrl: string | undefined;
-  /** D36: the NATS server the worker's relay publishes the platform feed to; unset: HTTP only. */
+  /**
+   * D36: the NATS server the worker's relay publishes the platform feed to; unset: HTTP only. D46:
+   * a comma-separated list of the cluster's servers, as given (`natsServers` holds them one by one).
+   */
   natsUrl: string | undefined;
+  /** D46: the servers of CLEAVER_NATS_URL; empty without a broker. */
+  natsServers: string[];
+  /**
+   * D46: replicas of the feed's stream when the service creates it (CLEAVER_NATS_REPLICAS);
+   * undefined: 3 when three servers or more are known, else 1 (modules/feed/feed-stream.ts).
+   */
+  natsReplicas: number | undefined;
+  /** D46: a Redis under Sentinel (CLEAVER_REDIS_SENTINELS and CLEAVER_REDIS_MASTER_NAME), instead of REDIS_URL. */
+  redisSentinel: { sentinels: Array<{ host: string; port: number }>; masterName: string } | undefined;
   /** D36: the JetStream stream of the feed (created when missing). */
   natsStream: string;
   webhookRetryScheduleSec: number[];
@@ -173,6 +185,49 @@ function readUrl(name: string, raw: string, protocols: string[]): string {
   return raw;
 }
 
+/**
+ * D46: CLEAVER_NATS_URL is one server or a comma-separated list of a cluster's servers, each a
+ * `nats:` or `tls:` URL; the client tries them all (and learns the rest of the cluster).
+ */
+function readNatsServers(raw: string): string[] {
+  const servers = raw.split(',').map((part) => part.trim());
+  if (servers.some((server) => server === '')) {
+    throw new ConfigError(`CLEAVER_NATS_URL must be a comma-separated list of nats: URLs, got "${raw}"`);
+  }
+  for (const server of servers) readUrl('CLEAVER_NATS_URL', server, ['nats:', 'tls:']);
+  return servers;
+}
+
+/**
+ * D46: `host:port,…` of the sentinels watching the Redis master named CLEAVER_REDIS_MASTER_NAME;
+ * both or neither.
+ */
+function readRedisSentinel(env: Env): Config['redisSentinel'] {
+  const raw = env.CLEAVER_REDIS_SENTINELS;
+  const masterName = env.CLEAVER_REDIS_MASTER_NAME;
+  if (!raw) {
+    if (masterName) throw new ConfigError('CLEAVER_REDIS_MASTER_NAME is set without CLEAVER_REDIS_SENTINELS');
+    return undefined;
+  }
+  const sentinels = raw.split(',').map((part) => {
+    const match = /^\s*([^\s:]+|\[[0-9A-Fa-f:.]+\]):(\d{1,5})\s*$/.exec(part);
+    const port = match ? Number(match[2]) : 0;
+    if (!match?.[1] || port < 1 || port > 65535) {
+      throw new ConfigError(`CLEAVER_REDIS_SENTINELS must be a comma-separated list of host:port, got "${raw}"`);
+    }
+    return { host: match[1].replace(/^\[|\]$/g, ''), port };
+  });
+  if (!masterName) {
+    throw new ConfigError(
+      'CLEAVER_REDIS_MASTER_NAME is required with CLEAVER_REDIS_SENTINELS (the name the sentinels monitor)',
+    );
+  }
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(masterName)) {
+    throw new ConfigError(`CLEAVER_REDIS_MASTER_NAME must be letters, digits, . - or _, got "${masterName}"`);
+  }
+  return { sentinels, masterName };
+}
+
 export function parseRetrySchedule(raw: string): number[] {
   const parts = raw.split(',').map((p) => p.trim());
   if (parts.length === 0 || parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) {
@@ -263,9 +318,13 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     ? readUrl('DATABASE_URL', env.DATABASE_URL, ['postgres:', 'postgresql:'])
     : undefined;
   const redisUrl = env.REDIS_URL ? readUrl('REDIS_URL', env.REDIS_URL, ['redis:', 'rediss:']) : undefined;
-  const natsUrl = env.CLEAVER_NATS_URL
-    ? readUrl('CLEAVER_NATS_URL', env.CLEAVER_NATS_URL, ['nats:', 'tls:'])
-    : undefined;
+  const natsUrl = env.CLEAVER_NATS_URL || undefined;
+  const natsServers = natsUrl ? readNatsServers(natsUrl) : [];
+  const natsReplicas = env.CLEAVER_NATS_REPLICAS ? readInt(env, 'CLEAVER_NATS_REPLICAS', 1, 1, 5) : undefined;
+  const redisSentinel = readRedisSentinel(env);
+  if (redisSentinel && redisUrl) {
+    throw new ConfigError('REDIS_URL and CLEAVER_REDIS_SENTINELS name two ways to reach Redis: set only one (D46)');
+  }
   const natsStream = env.CLEAVER_NATS_STREAM || 'CLEAVER';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(natsStream)) {
     throw new ConfigError(`CLEAVER_NATS_STREAM must be letters, digits, - or _ (at most 64), got "${natsStream}"`);
@@ -306,6 +365,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     appId,
     redisUrl,
     natsUrl,
+    natsServers,
+    natsReplicas,
+    redisSentinel,
     natsStream,
     webhookRetryScheduleSec: parseRetrySchedule(
       env.CLEAVER_WEBHOOK_RETRY_SCHEDULE || '0,5,300,1800,7200,18000,36000,36000',

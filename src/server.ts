@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, buildHealthApp } from './app.js';
 import { type Config, ConfigError, loadConfig, STARTUP_EXIT, StartupError } from './config.js';
+import { reportDatabaseOutage } from './db/failover.js';
 import { migrate, migrationStatus } from './db/migrate.js';
 import { type OpenedDatabase, openDatabase, waitForDatabase } from './db/open-database.js';
 import { systemClock } from './lib/clock.js';
@@ -107,15 +108,15 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   // A mistyped homologation timing (sandbox only) would otherwise be ignored at each run's start.
   const timingProblem = config.env === 'sandbox' ? timingEnvProblem(config.homologationTimingEnv) : null;
   if (timingProblem) throw new ConfigError(timingProblem);
-  // D31: losing the database is logged (at most every 10 s), never fatal: pools reconnect,
+  // D31: losing the database is logged (once per outage, D46), never fatal: pools reconnect,
   // workers back off, requests get 503 with Retry-After meanwhile.
   await checkPortFree(config);
-  let lastDbErrorLog = 0;
+  // D46: one warning line per outage for the whole process (lib/outage-report.ts).
   const open = () =>
     openDatabase(config, (error) => {
-      if (Date.now() - lastDbErrorLog < 10_000) return;
-      lastDbErrorLog = Date.now();
-      log(`database connection lost (${error.message}); reconnecting, retrying with backoff`);
+      if (!reportDatabaseOutage(error, 'the connection pool')) {
+        note(`database connection error (${error.message}); reconnecting, retrying with backoff`);
+      }
     });
   let opened = await open();
   try {
@@ -133,7 +134,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     throw error;
   }
 
-  const redis = config.redisUrl ? await openRedisClient(config.redisUrl) : undefined;
+  const redisTarget = config.redisSentinel ?? config.redisUrl;
+  const redis = redisTarget ? await openRedisClient(redisTarget) : undefined;
   redis?.on('error', () => {}); // reconnects by itself; the rate limiter falls back meanwhile
   // Connected, with the counting script loaded, before this process listens and reports ready:
   // a first request's connect or script load must not look like an outage (D23, D31).

@@ -116,14 +116,8 @@ export function createServices(deps: CoreDeps) {
   const logistics = createLogisticsService({ db, clock, orders, feed: feed.record });
   const usageRecorder = createUsageRecorder({ db, clock, onError: throttledReport('usage') });
   // The request log: what each key's requests were, for the POS (GET /v1/developer/requests) and operators.
-  // A batch the database refuses is dropped, not retried (modules/usage/request-log.ts).
-  const requestLog = createRequestLog({
-    db,
-    clock,
-    onError: throttledReport('request-log', 10_000, (line) =>
-      process.stderr.write(line.replace('(retrying)', '(that batch is dropped)')),
-    ),
-  });
+  // A batch the database refuses is written again with the next one (D46, modules/usage/request-log.ts).
+  const requestLog = createRequestLog({ db, clock, onError: throttledReport('request-log') });
   const usage = createUsageService({
     db,
     clock,

@@ -1,7 +1,9 @@
 import { startEmbeddedUpkeep } from './db/embedded-upkeep.js';
+import { reportDatabaseOutage } from './db/failover.js';
 import type { WorkerHealth } from './jobs/leased-worker.js';
 import { throttledReport } from './jobs/throttled-report.js';
-import { createFeedRelay, type FeedRelayHealth } from './modules/feed/index.js';
+import { reportOutage } from './lib/outage-report.js';
+import { createFeedRelay, type FeedRelayHealth, publishProblem } from './modules/feed/index.js';
 import type { Services } from './services.js';
 
 export interface RunningWorkers {
@@ -72,10 +74,16 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
     ? createFeedRelay({
         db: services.db,
         clock: services.clock,
-        url: config.natsUrl,
+        url: config.natsServers,
         stream: config.natsStream,
+        replicas: config.natsReplicas,
         stamp: services.feed.stamp,
-        onError: throttledReport('feed relay'),
+        // D46: one warning line per outage of the database or of NATS, not one per failed pass.
+        onError: (error) => {
+          if (!reportDatabaseOutage(error, 'the feed relay'))
+            reportOutage('nats', publishProblem(error), 'the feed relay');
+        },
+        onWarning: (line) => process.stderr.write(`cleaver: warning: ${line}\n`),
         registry: services.metrics.registry,
       })
     : undefined;

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
+import { reportDatabaseOutage } from '../db/failover.js';
 import { safeEqual } from '../lib/crypto.js';
 import { type Access, allows } from '../modules/operators/index.js';
 import {
@@ -213,7 +214,9 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
 
   app.setErrorHandler((error, request, reply) => {
     const { body, headers } = toErrorResponse(error);
-    if (body.status >= 500) request.log.error({ err: error }, 'console request failed');
+    if (body.status >= 500 && !reportDatabaseOutage(error, 'console requests')) {
+      request.log.error({ err: error }, 'console request failed');
+    }
     request.auditReason = body.title;
     const status = body.status === 415 ? 400 : body.status;
     if (headers['retry-after']) reply.header('retry-after', headers['retry-after']);

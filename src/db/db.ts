@@ -65,6 +65,7 @@ const UNAVAILABLE_CODES = new Set([
   '08004',
   '08006',
   '53300', // too_many_connections
+  '25006', // read_only_sql_transaction: a replica, or a leader demoted by a failover (D46)
 ]);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -78,6 +79,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     message.includes('connection timeout') ||
     message.includes('Client has encountered a connection error') ||
     message.includes('timeout exceeded when trying to connect') ||
-    message.includes('PGlite is closed')
+    message.includes('PGlite is closed') ||
+    // D46: a session whose server became read-only (db/failover.ts) keeps only these words at times.
+    /cannot execute .* in a read-only transaction/.test(message)
   );
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Db, NotificationHandler, Queryable, QueryOptions, QueryResult } from './db.js';
+import { dropsConnection } from './failover.js';
 
 // bigint columns (counts, sequence numbers) stay far below 2^53: return numbers, as PGlite
 // does, so repositories see one shape. numeric stays a string (exact money, D9).
@@ -70,6 +71,10 @@ export function openPostgres(options: PostgresOptions): Db {
         } catch {
           broken = true; // the connection is gone; do not return it to the pool
         }
+        // D46: a server that went read-only or is shutting down keeps this connection useless
+        // (its session stays read-only even once the cluster has a new leader): dropped. Queries
+        // outside a transaction (pool.query) are dropped by the pool on any error already.
+        if (dropsConnection(error)) broken = true;
         throw error;
       } finally {
         client.release(broken);

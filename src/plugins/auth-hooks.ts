@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { reportDatabaseOutage } from '../db/failover.js';
 import { forbidden, unauthorized } from '../lib/errors.js';
 import { requireDeclaredRoutes } from '../lib/route-declaration.js';
 import { type AuthService, bearerToken, type Principal } from '../modules/auth/index.js';
@@ -248,7 +249,10 @@ export function auditOperatorActions(audit: AuditService, channel: Channel) {
         },
       );
     } catch (error) {
-      request.log.error({ err: error, action }, 'audit entry could not be written');
+      // D46: during a failover this is one warning line for the outage, not a stack per request.
+      if (!reportDatabaseOutage(error, `the audit log (${action} not recorded)`)) {
+        request.log.error({ err: error, action }, 'audit entry could not be written');
+      }
     }
     return payload;
   };

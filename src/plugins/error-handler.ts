@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/db.js';
+import { reportDatabaseOutage } from '../db/failover.js';
 import { noteErrorTitle } from '../lib/error-title.js';
 import { AppError, Refusal } from '../lib/errors.js';
 import { answerRefusal } from '../lib/route-declaration.js';
@@ -85,7 +86,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     // A refused action is answered as the route declares it for the caller's profile (D28.3).
     const { body, headers } = toErrorResponse(error instanceof Refusal ? answerRefusal(error, request) : error);
     noteErrorTitle(request, body.title);
-    if (body.status >= 500) {
+    // D46: the database away (a failover) is one warning line per outage, not a stack trace per
+    // request; anything else that fails is logged whole.
+    if (body.status >= 500 && !reportDatabaseOutage(error, 'requests')) {
       request.log.error({ err: error }, 'request failed');
     }
     reply.code(body.status).headers(headers).type(errorContentType(request)).send(body);

@@ -15,8 +15,9 @@ export interface HealthSources {
   /**
    * D36: the NATS relay of the platform feed (lag, last publish); absent without a broker. A
    * broker that is away does not make the process unready: the backlog waits in the database.
+   * D46: a degraded component (`status: degraded`, with `connected`, `backlog`, `lastError`).
    */
-  feedRelay?: () => object;
+  feedRelay?: () => { status?: 'ok' | 'degraded' };
   /** Shared rate-limit counters (D23); absent when REDIS_URL is not set. */
   redis?: () => 'ok' | 'unavailable';
 }
@@ -68,6 +69,10 @@ export function registerHealthRoutes(app: FastifyInstance, sources: HealthSource
         .header('retry-after', '5')
         .send({ title: `Worker queue unhealthy: ${unhealthy.map((w) => w.queue).join(', ')}`, status: 503, ...extra });
     }
-    return { status: 'ok', database: sources.db.kind, ...extra };
+    // D46: still ready (200) with a component degraded: the broker away leaves the backlog in the
+    // database, Redis away leaves rate limits per process; the body says which.
+    const relay = extra.feedRelay as { status?: string } | undefined;
+    const degraded = relay?.status === 'degraded' || extra.redis === 'unavailable';
+    return { status: degraded ? 'degraded' : 'ok', database: sources.db.kind, ...extra };
   });
 }

@@ -43,14 +43,36 @@ export function createMemoryStore(now: () => number = Date.now): RateLimitStore 
   };
 }
 
+/** D46: a Redis under Sentinel: the sentinels to ask, and the name of the master they watch. */
+export interface RedisSentinelTarget {
+  sentinels: Array<{ host: string; port: number }>;
+  masterName: string;
+}
+
 /**
- * The client of the shared counters (REDIS_URL), as the server opens it. ioredis is loaded only
+ * The client of the shared counters (REDIS_URL, or D46's sentinels), as the server opens it. ioredis is loaded only
  * here, by a process that has REDIS_URL: a process without it does not keep the client's code in
  * memory (RSS after start, docs/benchmarks.md).
  */
-export async function openRedisClient(url: string): Promise<Redis> {
+export async function openRedisClient(target: string | RedisSentinelTarget): Promise<Redis> {
   const { Redis } = await import('ioredis');
-  return new Redis(url, {
+  const options = redisClientOptions();
+  if (typeof target === 'string') return new Redis(target, options);
+  // D46: ioredis asks the sentinels for the master, and again after a failover; the failover
+  // detector follows +switch-master, and a master demoted under this connection (READONLY) makes
+  // it reconnect to the new one.
+  return new Redis({
+    ...options,
+    sentinels: target.sentinels,
+    name: target.masterName,
+    failoverDetector: true,
+    sentinelMaxConnections: 3,
+    reconnectOnError: (error) => error.message.startsWith('READONLY'),
+  });
+}
+
+function redisClientOptions() {
+  return {
     // D31: a frozen Redis must not hold requests: the rate limiter races every call against its
     // own timer (createFailoverStore) and nothing queues while disconnected. There is no client
     // command timeout: it would also bound the connection's handshake (its ready check), and a
@@ -62,7 +84,7 @@ export async function openRedisClient(url: string): Promise<Redis> {
     // The counters of the requests of one event-loop turn go out in one write (a poll storm is
     // one counter per request: docs/benchmarks.md, "Poll storm").
     enableAutoPipelining: true,
-  });
+  };
 }
 
 /**

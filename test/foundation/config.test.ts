@@ -88,6 +88,68 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ CLEAVER_DATA_DIR: tempDir(), ...env })).toThrow(new ConfigError(message));
   });
 
+  it('takes a list of NATS servers, the stream replicas and a Redis under Sentinel (D46)', () => {
+    const config = loadConfig({
+      CLEAVER_DATA_DIR: tempDir(),
+      CLEAVER_NATS_URL: 'nats://10.0.0.1:4222, nats://10.0.0.2:4222,tls://10.0.0.3:4222',
+      CLEAVER_NATS_REPLICAS: '3',
+      CLEAVER_REDIS_SENTINELS: '10.0.0.1:26379,sentinel-b:26379, [::1]:26380',
+      CLEAVER_REDIS_MASTER_NAME: 'cleaver',
+    });
+    expect(config).toMatchObject({
+      natsServers: ['nats://10.0.0.1:4222', 'nats://10.0.0.2:4222', 'tls://10.0.0.3:4222'],
+      natsReplicas: 3,
+      redisUrl: undefined,
+      redisSentinel: {
+        sentinels: [
+          { host: '10.0.0.1', port: 26379 },
+          { host: 'sentinel-b', port: 26379 },
+          { host: '::1', port: 26380 },
+        ],
+        masterName: 'cleaver',
+      },
+    });
+    // Unset: no broker, replicas chosen by the relay from the servers it knows, no Sentinel.
+    expect(loadConfig({ CLEAVER_DATA_DIR: tempDir() })).toMatchObject({
+      natsServers: [],
+      natsReplicas: undefined,
+      redisSentinel: undefined,
+    });
+  });
+
+  it.each([
+    [
+      { CLEAVER_NATS_URL: 'nats://a:4222,,nats://b:4222' },
+      'CLEAVER_NATS_URL must be a comma-separated list of nats: URLs, got "nats://a:4222,,nats://b:4222"',
+    ],
+    [{ CLEAVER_NATS_URL: 'nats://a:4222,http://b:4222' }, 'CLEAVER_NATS_URL must use nats: or tls:, got "http:"'],
+    [{ CLEAVER_NATS_REPLICAS: '7' }, 'CLEAVER_NATS_REPLICAS must be between 1 and 5, got 7'],
+    [{ CLEAVER_NATS_REPLICAS: 'three' }, 'CLEAVER_NATS_REPLICAS must be a whole number from 1 to 5, got "three"'],
+    [
+      { CLEAVER_REDIS_SENTINELS: '10.0.0.1:26379' },
+      'CLEAVER_REDIS_MASTER_NAME is required with CLEAVER_REDIS_SENTINELS (the name the sentinels monitor)',
+    ],
+    [{ CLEAVER_REDIS_MASTER_NAME: 'cleaver' }, 'CLEAVER_REDIS_MASTER_NAME is set without CLEAVER_REDIS_SENTINELS'],
+    [
+      { CLEAVER_REDIS_SENTINELS: '10.0.0.1', CLEAVER_REDIS_MASTER_NAME: 'cleaver' },
+      'CLEAVER_REDIS_SENTINELS must be a comma-separated list of host:port, got "10.0.0.1"',
+    ],
+    [
+      { CLEAVER_REDIS_SENTINELS: 'a:70000', CLEAVER_REDIS_MASTER_NAME: 'cleaver' },
+      'CLEAVER_REDIS_SENTINELS must be a comma-separated list of host:port, got "a:70000"',
+    ],
+    [
+      { CLEAVER_REDIS_SENTINELS: 'a:26379', CLEAVER_REDIS_MASTER_NAME: 'my master' },
+      'CLEAVER_REDIS_MASTER_NAME must be letters, digits, . - or _, got "my master"',
+    ],
+    [
+      { CLEAVER_REDIS_SENTINELS: 'a:26379', CLEAVER_REDIS_MASTER_NAME: 'cleaver', REDIS_URL: 'redis://r:6379' },
+      'REDIS_URL and CLEAVER_REDIS_SENTINELS name two ways to reach Redis: set only one (D46)',
+    ],
+  ])('refuses the high-availability setting %j with a clear message', (env, message) => {
+    expect(() => loadConfig({ CLEAVER_DATA_DIR: tempDir(), ...env })).toThrow(new ConfigError(message));
+  });
+
   it('stops a production start without admin token, secret key or app id (D25)', () => {
     const dir = tempDir();
     const base = {

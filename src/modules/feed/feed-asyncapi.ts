@@ -40,7 +40,9 @@ function payloadOf(kind: string, type: string, data: TSchema): Json {
 }
 
 function natsServer(natsUrl: string | undefined): Json {
-  const url = natsUrl ? new URL(natsUrl) : undefined;
+  // D46: CLEAVER_NATS_URL may list a cluster's servers; the first one stands for them.
+  const first = natsUrl?.split(',')[0]?.trim();
+  const url = first ? new URL(first) : undefined;
   return {
     host: url ? `${url.hostname}:${url.port || '4222'}` : '127.0.0.1:4222',
     protocol: 'nats',

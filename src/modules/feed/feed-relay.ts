@@ -8,18 +8,30 @@
 // throughput (docs/benchmarks.md, the feed relay); a kill re-publishes at most a page. While NATS is
 // away nothing moves: the backlog waits in feed_items (retention keeps what the relay has not
 // published) and leaves in order when the broker is back.
-import { connect, type JetStreamClient, type NatsConnection, nanos, RetentionPolicy, StorageType } from 'nats';
+import { connect, type JetStreamClient, type NatsConnection } from 'nats';
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import * as repo from './feed-repository.js';
 import { toFeedView } from './feed-service.js';
+import {
+  defaultReplicas,
+  ensureFeedStream,
+  knownServers,
+  publishProblem,
+  type StreamReplication,
+} from './feed-stream.js';
 
 export interface FeedRelayOptions {
   db: Db;
   clock: Clock;
-  url: string;
+  /** D46: one server, or the cluster's servers (a list, or CLEAVER_NATS_URL's comma-separated form). */
+  url: string | string[];
   stream: string;
+  /** D46: replicas of the stream when the relay creates it; default 3 with three servers or more known, else 1. */
+  replicas?: number;
+  /** D46: a stream replicated less than asked, reported once per connection (a warning line). */
+  onWarning?: (line: string) => void;
   /**
    * The subjects' first token, `cleaver` (D36). Two streams of one broker cannot share subjects,
    * so tests on a shared broker give each stream a prefix of its own.
@@ -48,6 +60,17 @@ export interface FeedRelayHealth {
   lagItems: number;
   lastPublishAt: string | null;
   lastError: string | null;
+  /**
+   * D46: `degraded` while the broker is away, a publication fails or the stream is replicated less
+   * than asked; the process stays ready (the backlog waits in the database).
+   */
+  status: 'ok' | 'degraded';
+  /** D46: items stamped and not yet published (lagItems, under the name of operator-api.md). */
+  backlog: number;
+  /** D46: the stream's replicas, asked and actual (null before the first connection). */
+  replicas: { asked: number; actual: number } | null;
+  /** D46: why the stream's replication is short, when it is. */
+  warning: string | null;
 }
 
 /** `cleaver.<kind>.<merchantId>.<type>`: subscribers filter by kind, merchant and type. */
@@ -73,6 +96,9 @@ export function wavesOf<T extends { merchant_id: string }>(rows: T[], max = 256)
 }
 
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
+/** test:ha measured a stream leader's death at 7.3 s of silence with 5 s and 1 s here (docs/operations.md). */
+const PUBLISH_TIMEOUT_MS = 2_000;
+const RETRY_AFTER_FAILURE_MS = 250;
 
 export function createFeedRelay(options: FeedRelayOptions) {
   const { db, clock } = options;
@@ -82,6 +108,8 @@ export function createFeedRelay(options: FeedRelayOptions) {
   const idleMs = options.idleMs ?? 250;
   const onError = options.onError ?? (() => {});
   const encoder = new TextEncoder();
+  const servers = (Array.isArray(options.url) ? options.url : options.url.split(',')).map((s) => s.trim());
+  let replication: StreamReplication | null = null;
 
   let nc: NatsConnection | null = null;
   let js: JetStreamClient | null = null;
@@ -105,7 +133,7 @@ export function createFeedRelay(options: FeedRelayOptions) {
   async function ensureConnected(): Promise<JetStreamClient> {
     if (nc && !nc.isClosed() && js) return js;
     const conn = await connect({
-      servers: options.url,
+      servers,
       name: 'cleaver-feed-relay',
       reconnect: true,
       maxReconnectAttempts: -1,
@@ -120,27 +148,18 @@ export function createFeedRelay(options: FeedRelayOptions) {
       }
     })().catch(() => {});
     const jsm = await nc.jetstreamManager();
-    try {
-      await jsm.streams.info(options.stream);
-    } catch {
-      // D36: created when missing; an existing stream is used as it is (its operator may have
-      // chosen its limits and replicas).
-      await jsm.streams
-        .add({
-          name: options.stream,
-          subjects: [`${prefix}.>`],
-          retention: RetentionPolicy.Limits,
-          storage: StorageType.File,
-          duplicate_window: nanos(DUPLICATE_WINDOW_MS),
-        })
-        .catch(async (error) => {
-          // Another relay created it meanwhile.
-          await jsm.streams.info(options.stream).catch(() => {
-            throw error;
-          });
-        });
-    }
-    js = nc.jetstream({ timeout: 5_000 });
+    // D36: created when missing; an existing stream is used as it is (its operator may have
+    // chosen its limits and replicas). D46: replicated as asked, or reported.
+    replication = await ensureFeedStream(jsm, {
+      name: options.stream,
+      subjects: [`${prefix}.>`],
+      duplicateWindowMs: DUPLICATE_WINDOW_MS,
+      replicas: options.replicas ?? defaultReplicas(knownServers(conn, servers.length)),
+    });
+    if (replication.warning) options.onWarning?.(replication.warning);
+    // D46: a publication to a stream leader that died waits this long for its acknowledgment
+    // before the relay tries again (the new leader answers the retry; the broker drops a repeat).
+    js = nc.jetstream({ timeout: PUBLISH_TIMEOUT_MS });
     return js;
   }
 
@@ -192,9 +211,9 @@ export function createFeedRelay(options: FeedRelayOptions) {
         state.lastError = null;
         if (sent < batch && running) await sleep(idleMs);
       } catch (error) {
-        state.lastError = error instanceof Error ? error.message : String(error);
+        state.lastError = publishProblem(error);
         onError(error);
-        if (running) await sleep(1_000);
+        if (running) await sleep(RETRY_AFTER_FAILURE_MS);
       }
     }
   }
@@ -218,6 +237,22 @@ export function createFeedRelay(options: FeedRelayOptions) {
       },
     });
     new Gauge({
+      name: 'cleaver_feed_relay_degraded',
+      help: '1 while the relay is away from NATS, failing to publish, or its stream is replicated less than asked (D46)',
+      registers,
+      collect() {
+        this.set(relay.health().status === 'degraded' ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'cleaver_feed_relay_stream_replicas',
+      help: "Replicas of the feed's NATS stream (0 before the relay first connected)",
+      registers,
+      collect() {
+        this.set(replication?.actual ?? 0);
+      },
+    });
+    new Gauge({
       name: 'cleaver_feed_relay_connected',
       help: '1 while the relay is connected to NATS',
       registers,
@@ -227,7 +262,7 @@ export function createFeedRelay(options: FeedRelayOptions) {
     });
   }
 
-  return {
+  const relay = {
     name,
     async start(): Promise<void> {
       if (running) return;
@@ -250,17 +285,25 @@ export function createFeedRelay(options: FeedRelayOptions) {
       if (closing && !closing.isClosed()) await closing.close().catch(() => {});
     },
     health(): FeedRelayHealth {
+      const isConnected = connected && nc !== null && !nc.isClosed() && js !== null;
+      const backlog = Math.max(0, state.head - state.position);
+      const warning = replication?.warning ?? null;
       return {
         stream: options.stream,
-        connected: connected && nc !== null && !nc.isClosed() && js !== null,
+        connected: isConnected,
         position: state.position,
         head: state.head,
-        lagItems: Math.max(0, state.head - state.position),
+        lagItems: backlog,
         lastPublishAt: state.lastPublishAt ? state.lastPublishAt.toISOString() : null,
         lastError: state.lastError,
+        status: isConnected && state.lastError === null && warning === null ? 'ok' : 'degraded',
+        backlog,
+        replicas: replication ? { asked: replication.asked, actual: replication.actual } : null,
+        warning,
       };
     },
   };
+  return relay;
 }
 
 export type FeedRelay = ReturnType<typeof createFeedRelay>;

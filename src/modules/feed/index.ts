@@ -22,3 +22,4 @@ export {
   type FeedService,
   noFeed,
 } from './feed-service.js';
+export { publishProblem } from './feed-stream.js';

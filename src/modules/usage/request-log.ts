@@ -6,8 +6,9 @@
 // 1,000 (older ones would be trimmed at once), and a key is trimmed back to the batches of its
 // newest 1,000 after every 100 requests this process wrote for it. Reads flush this process's
 // requests first, so what a POS just did is in what it reads from the same process. A batch the database
-// refuses is dropped and reported: this is an aid to integrators, not a record (the audit log and
-// the event log are).
+// refuses is reported and written again with the next one (D46: a failover loses none of it); past
+// UNWRITTEN_MAX_ROWS of a long outage the oldest go: this is an aid to integrators, not a record
+// (the audit log and the event log are).
 import { epochMs } from '../../lib/clock.js';
 import { errorTitleOf } from '../../lib/error-title.js';
 import { redactedJson } from '../../lib/redact.js';
@@ -28,6 +29,14 @@ const PATH_MAX = 1000;
 const TRIM_EVERY = 100;
 /** Rows waiting in memory, all keys together, that start a flush before the timer does. */
 const FLUSH_AT_ROWS = 5000;
+/** Stored batches (one per key and flush) kept for a retry while the database is away. */
+const UNWRITTEN_MAX_ROWS = 10_000;
+
+/** What one write inserts: the keys' batches, and the keys to trim after it. */
+interface Written {
+  rows: repo.RequestLogBatchInsert[];
+  toTrim: string[];
+}
 
 /**
  * A key's requests since the last flush, its newest BATCH_MAX at most, in slots that are reused
@@ -167,9 +176,25 @@ export function createRequestLog(deps: BatchWriterDeps) {
     return { rows, toTrim };
   }
 
-  async function write({ rows, toTrim }: { rows: repo.RequestLogBatchInsert[]; toTrim: string[] }): Promise<void> {
+  async function write({ rows, toTrim }: Written): Promise<void> {
     await repo.insertBatches(db, rows);
     await repo.trimKeys(db, toTrim, REQUEST_LOG_KEEP);
+  }
+
+  /**
+   * D46: what a write the database refused (a failover) left, written ahead of the next batch
+   * instead of dropped; the oldest rows go past UNWRITTEN_MAX_ROWS (a long outage).
+   */
+  let unwritten: Written | undefined;
+
+  function keepUnwritten(batch: Written): void {
+    const rows = unwritten ? [...unwritten.rows, ...batch.rows] : batch.rows;
+    const toTrim = unwritten ? [...new Set([...unwritten.toTrim, ...batch.toTrim])] : batch.toTrim;
+    unwritten = { rows: rows.length > UNWRITTEN_MAX_ROWS ? rows.slice(-UNWRITTEN_MAX_ROWS) : rows, toTrim };
+    if (timer === undefined) {
+      timer = setTimeout(() => void flush(), flushEveryMs);
+      timer.unref();
+    }
   }
 
   /** Writes what is waiting; resolves once everything recorded before the call is written. */
@@ -179,9 +204,17 @@ export function createRequestLog(deps: BatchWriterDeps) {
       clearTimeout(timer);
       timer = undefined;
     }
-    if (size === 0) return;
-    flushing = write(takeWaiting())
-      .catch((error: unknown) => deps.onError?.(error))
+    if (size === 0 && unwritten === undefined) return;
+    const fresh = size === 0 ? { rows: [], toTrim: [] } : takeWaiting();
+    const batch = unwritten
+      ? { rows: [...unwritten.rows, ...fresh.rows], toTrim: [...new Set([...unwritten.toTrim, ...fresh.toTrim])] }
+      : fresh;
+    unwritten = undefined;
+    flushing = write(batch)
+      .catch((error: unknown) => {
+        keepUnwritten(batch);
+        deps.onError?.(error);
+      })
       .finally(() => {
         flushing = undefined;
       });
