@@ -5,10 +5,12 @@ import { type Config, ConfigError, loadConfig, STARTUP_EXIT, StartupError } from
 import { migrate, migrationStatus } from './db/migrate.js';
 import { type OpenedDatabase, openDatabase, waitForDatabase } from './db/open-database.js';
 import { systemClock } from './lib/clock.js';
+import { startTracing, tracingEndpoint } from './lib/tracing.js';
 import { createShutdownState } from './lifecycle/shutdown-state.js';
 import { timingEnvProblem } from './modules/homologation/index.js';
 import { warmUpSchemas } from './plugins/lazy-schemas.js';
 import { openRedisClient, prepareRedisStore } from './plugins/rate-limit.js';
+import { traceRedis } from './plugins/traced-redis.js';
 import { createServices } from './services.js';
 import { startWorkers } from './workers.js';
 
@@ -110,6 +112,9 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   // D31: losing the database is logged (at most every 10 s), never fatal: pools reconnect,
   // workers back off, requests get 503 with Retry-After meanwhile.
   await checkPortFree(config);
+  // Before anything that makes spans (docs/operations.md, "Tracing"): off unless an OTLP endpoint is set.
+  const tracing = await startTracing(process.env);
+  if (tracing) log(`tracing: exporting spans to ${tracingEndpoint()}`);
   let lastDbErrorLog = 0;
   const open = () =>
     openDatabase(config, (error) => {
@@ -135,6 +140,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
 
   const redis = config.redisUrl ? await openRedisClient(config.redisUrl) : undefined;
   redis?.on('error', () => {}); // reconnects by itself; the rate limiter falls back meanwhile
+  if (redis) traceRedis(redis);
   // Connected, with the counting script loaded, before this process listens and reports ready:
   // a first request's connect or script load must not look like an outage (D23, D31).
   const redisProblem = redis
@@ -178,6 +184,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     await services.auth.stop();
     redis?.disconnect();
     await opened.close();
+    await tracing?.shutdown();
     throw listenError(error, config);
   }
   const address = app.server.address();
@@ -228,6 +235,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
         await services.auth.stop();
         redis?.disconnect();
         await opened.close();
+        // The last spans leave before the process does.
+        await tracing?.shutdown().catch(() => {});
       } finally {
         shutdown.enter('stopped');
         clearTimeout(deadline);

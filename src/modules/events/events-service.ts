@@ -3,6 +3,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError, badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { linkActiveSpan } from '../../lib/tracing.js';
 import type { Principal } from '../auth/index.js';
 import type { EventListener, EventRecord, OrderEventType, RecordedEvent } from './event-contract.js';
 import { EVENT_TYPE_BY_ID, eventIdOf, eventRecordFor } from './event-dialects.js';
@@ -131,6 +132,8 @@ export function createEventsService(deps: {
         throw error;
       }
       if (read) pendingKeys.endRead(read, rows.length === 0);
+      // The poll's span links to the traces that recorded the events it hands over (tracing on).
+      linkActiveSpan(rows.map((r) => r.traceparent));
       return rows.map((r) =>
         eventRecordFor(
           principal.profile,

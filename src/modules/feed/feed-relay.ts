@@ -10,10 +10,11 @@
 // during a pass, and spares the pass its own stamping. While NATS is away nothing moves: the
 // backlog waits in feed_items (retention keeps what the relay has not published) and leaves in
 // order when the broker is back.
-import { connect, type JetStreamClient, type NatsConnection, nanos, RetentionPolicy, StorageType } from 'nats';
+import { connect, headers, type JetStreamClient, type NatsConnection, nanos, RetentionPolicy, StorageType } from 'nats';
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
+import { endSpan, SpanKind, startSpan, traced, traceparentOf, tracingOn } from '../../lib/tracing.js';
 import * as repo from './feed-repository.js';
 import { toFeedView } from './feed-service.js';
 import { MerchantOrderedPublisher } from './merchant-ordered-publish.js';
@@ -144,7 +145,15 @@ export function createFeedRelay(options: FeedRelayOptions) {
    * the one before is still being sent; returns how many went out. `stamp: false` when the
    * caller has just stamped (the relay was woken by the stamper).
    */
-  async function publishOnce(pass: { stamp?: boolean; pages?: number } = {}): Promise<number> {
+  function publishOnce(pass: { stamp?: boolean; pages?: number } = {}): Promise<number> {
+    return traced('feed relay pass', async (span) => {
+      const sent = await publishPass(pass);
+      span?.setAttribute('cleaver.feed.published', sent);
+      return sent;
+    });
+  }
+
+  async function publishPass(pass: { stamp?: boolean; pages?: number }): Promise<number> {
     const client = await ensureConnected();
     if (pass.stamp !== false) await options.stamp();
     if (!markRowReady) {
@@ -181,7 +190,33 @@ export function createFeedRelay(options: FeedRelayOptions) {
     const publisher = new MerchantOrderedPublisher<repo.FeedItemRow>(
       (row) => {
         const view = toFeedView(row);
-        return client.publish(subjectOf(view, prefix), encoder.encode(JSON.stringify(view)), { msgID: row.id });
+        const subject = subjectOf(view, prefix);
+        const body = encoder.encode(JSON.stringify(view));
+        if (!tracingOn()) return client.publish(subject, body, { msgID: row.id });
+        // The publish continues the trace of the change that wrote the item; its `traceparent`
+        // travels in the message's headers (the item carries the change's own).
+        const span = startSpan(`${subject} publish`, {
+          kind: SpanKind.PRODUCER,
+          parent: row.traceparent,
+          attributes: {
+            'messaging.system': 'nats',
+            'messaging.destination.name': subject,
+            'messaging.message.id': row.id,
+            'cleaver.feed.cursor': row.position,
+          },
+        });
+        const h = headers();
+        h.set('traceparent', traceparentOf(span) ?? '');
+        return client.publish(subject, body, { msgID: row.id, headers: h }).then(
+          (ack) => {
+            endSpan(span);
+            return ack;
+          },
+          (error: unknown) => {
+            endSpan(span, error);
+            throw error;
+          },
+        );
       },
       window,
       (through) => {

@@ -1,8 +1,10 @@
 // All SQL of the platform feed (D36): the outbox insert, the stamper that gives committed items
 // their positions (docs/adr/0010-feed-cursor.md), pages by position, the relay's progress and
 // retention.
+
 import type { Queryable } from '../../db/db.js';
 import { insertUnnested } from '../../db/unnest.js';
+import { currentTraceparent } from '../../lib/tracing.js';
 import type { FeedKind } from './feed-schemas.js';
 
 /** Woken on commit of a transaction that wrote feed items (in-process on PGlite). */
@@ -27,6 +29,8 @@ export interface FeedItemRow {
   order_id: string | null;
   occurred_at: Date;
   data: Record<string, unknown>;
+  /** The trace of the change that wrote the item (migration 0029), null while tracing was off. */
+  traceparent: string | null;
 }
 
 /**
@@ -35,12 +39,24 @@ export interface FeedItemRow {
  */
 export async function insertItems(tx: Queryable, items: FeedItemInput[]): Promise<void> {
   if (items.length === 0) return;
+  const traceparent = currentTraceparent();
   await insertUnnested(
     tx,
-    `INSERT INTO feed_items (id, kind, type, merchant_id, order_id, occurred_at, data)
-     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::uuid[], $6::timestamptz[], $7::jsonb[])`,
+    `INSERT INTO feed_items (id, kind, type, merchant_id, order_id, occurred_at, data, traceparent)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::uuid[], $5::uuid[], $6::timestamptz[], $7::jsonb[],
+                          $8::text[])`,
     items,
-    ['id', 'kind', 'type', 'merchantId', (i) => i.orderId ?? null, 'occurredAt', (i) => JSON.stringify(i.data)],
+    [
+      'id',
+      'kind',
+      'type',
+      'merchantId',
+      (i) => i.orderId ?? null,
+      'occurredAt',
+      (i) => JSON.stringify(i.data),
+      // The trace of the change (null while tracing is off): the relay's publish continues it.
+      () => traceparent,
+    ],
   );
   await tx.query(`SELECT pg_notify('${FEED_CHANNEL}', '')`);
 }
@@ -101,7 +117,7 @@ export async function readPage(
   const { rows } = await db.query<FeedItemRow & { head: number }>(
     `WITH head AS (SELECT last_position AS head FROM feed_stamper WHERE id = 1),
           page AS (
-            SELECT id, position, kind, type, merchant_id, order_id, occurred_at, data FROM feed_items
+            SELECT id, position, kind, type, merchant_id, order_id, occurred_at, data, traceparent FROM feed_items
              WHERE position > $1 AND position <= (SELECT head FROM head)
                AND ($2::text[] IS NULL OR kind = ANY($2)) AND ($3::uuid IS NULL OR merchant_id = $3)
              ORDER BY position LIMIT $4
@@ -155,7 +171,7 @@ export async function readRelayPage(
     `WITH mark AS (SELECT position AS mark FROM feed_relays WHERE name = $1),
           head AS (SELECT last_position AS head FROM feed_stamper WHERE id = 1),
           page AS (
-            SELECT id, position, kind, type, merchant_id, order_id, occurred_at, data FROM feed_items
+            SELECT id, position, kind, type, merchant_id, order_id, occurred_at, data, traceparent FROM feed_items
              WHERE position > (SELECT mark FROM mark) AND position <= (SELECT head FROM head)
              ORDER BY position LIMIT $2
           )
