@@ -41,6 +41,11 @@ export interface Config {
   natsUrl: string | undefined;
   /** D36: the JetStream stream of the feed (created when missing). */
   natsStream: string;
+  /**
+   * Tracing (docs/operations.md, "Tracing"): the address of a trace in the operator's trace viewer,
+   * `{traceId}` standing for the id; the console links events and deliveries there. Unset: ids only.
+   */
+  traceUrlTemplate: string | undefined;
   webhookRetryScheduleSec: number[];
   /** How long a worker holds a claimed delivery; a worker that dies frees it after this (D11). */
   webhookLeaseSec: number;
@@ -258,6 +263,15 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(natsStream)) {
     throw new ConfigError(`CLEAVER_NATS_STREAM must be letters, digits, - or _ (at most 64), got "${natsStream}"`);
   }
+  const traceUrlTemplate = env.CLEAVER_TRACE_URL_TEMPLATE || undefined;
+  if (traceUrlTemplate !== undefined) {
+    readUrl('CLEAVER_TRACE_URL_TEMPLATE', traceUrlTemplate.replaceAll('{traceId}', '0'), ['http:', 'https:']);
+    if (!traceUrlTemplate.includes('{traceId}')) {
+      throw new ConfigError(
+        `CLEAVER_TRACE_URL_TEMPLATE must contain {traceId} where the trace id goes, got "${traceUrlTemplate}"`,
+      );
+    }
+  }
   const hostForUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const publicUrl = (
     env.CLEAVER_PUBLIC_URL
@@ -295,6 +309,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     redisUrl,
     natsUrl,
     natsStream,
+    traceUrlTemplate,
     webhookRetryScheduleSec: parseRetrySchedule(
       env.CLEAVER_WEBHOOK_RETRY_SCHEDULE || '0,5,300,1800,7200,18000,36000,36000',
     ),

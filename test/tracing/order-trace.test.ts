@@ -10,6 +10,7 @@ import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningTracing, startTracing, tracingOn } from '../../src/lib/tracing.js';
 import { createFeedRelay } from '../../src/modules/feed/index.js';
+import { login } from '../console/console-session.js';
 import { createProduct } from '../support/orders.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.js';
 import { adminHeaders, bearer } from '../support/test-app.js';
@@ -44,7 +45,9 @@ describe('one order, one trace', () => {
   });
 
   it('runs from the platform’s request through the webhook, the feed and NATS; the POS’s poll and ack link to it', async () => {
-    const { t, receiver, merchant, webhooks } = await setup();
+    const { t, receiver, merchant, webhooks } = await setup({
+      env: { CLEAVER_TRACE_URL_TEMPLATE: 'https://traces.example/trace/{traceId}?view=waterfall' },
+    });
     const product = await createProduct(t.app, merchant.merchantId, { name: 'Picanha', price: 89.9, unit: 'KG' });
     // The NATS relay starts at the head: only this order's items are its to publish.
     const stream = `CLEAVER_TRACE_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
@@ -125,6 +128,14 @@ describe('one order, one trace', () => {
     });
     expect(acked.statusCode, acked.body).toBe(202);
 
+    // The operator's view: the order page links the event and the delivery to the trace.
+    const session = await login(t.app);
+    const page = await session.get(`/console/orders/${orderId}`);
+    expect(page.statusCode).toBe(200);
+    const links = page.body.match(new RegExp(`href="https://traces.example/trace/${trace}\\?view=waterfall"`, 'g'));
+    expect(links?.length).toBeGreaterThanOrEqual(2); // the CREATED event and its webhook delivery
+    expect(page.body).toContain(`<code class="trace-id">${trace}</code>`);
+
     await tracing.flush();
     const spans = await otlp.waitFor(
       (all) =>
@@ -169,5 +180,5 @@ describe('one order, one trace', () => {
       expect(span, name).toBeDefined();
       expect(span?.links.some((l) => l.traceId === trace)).toBe(true);
     }
-  });
+  }, 60_000);
 });

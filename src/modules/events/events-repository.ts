@@ -231,11 +231,13 @@ export interface LogEntryRow {
   created_at: Date;
   /** Only on the current occurrence of a polled event type. */
   current: boolean;
+  /** The trace that recorded the occurrence (migration 0029), null while tracing was off. */
+  traceparent: string | null;
 }
 
 export async function orderTimeline(db: Queryable, orderId: string): Promise<LogEntryRow[]> {
   const { rows } = await db.query<LogEntryRow>(
-    `SELECT l.occurrence_id, l.event_type, l.metadata, l.polled, l.created_at,
+    `SELECT l.occurrence_id, l.event_type, l.metadata, l.polled, l.created_at, l.traceparent,
             (e.occurrence_id IS NOT NULL) AS current
        FROM order_event_log l
        LEFT JOIN order_events e ON e.order_id = l.order_id AND e.occurrence_id = l.occurrence_id

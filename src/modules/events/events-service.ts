@@ -218,6 +218,8 @@ export function createEventsService(deps: {
         ...(e.metadata ? { metadata: e.metadata } : {}),
         polled: e.polled,
         current: e.current,
+        // The console links the occurrence to its trace (tracing on when it was recorded).
+        ...(e.traceparent ? { traceparent: e.traceparent } : {}),
         acknowledgments: e.current
           ? receipts
               .filter((r) => r.event_type === e.event_type)

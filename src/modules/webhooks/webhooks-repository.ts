@@ -341,6 +341,15 @@ export async function listOrderDeliveries(db: Queryable, orderId: string): Promi
   return rows;
 }
 
+/** The trace each delivery of an order continues (those recorded while tracing was on). */
+export async function orderDeliveryTraces(db: Queryable, orderId: string): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ id: string; traceparent: string }>(
+    'SELECT id, traceparent FROM webhook_deliveries WHERE order_id = $1 AND traceparent IS NOT NULL',
+    [orderId],
+  );
+  return new Map(rows.map((r) => [r.id, r.traceparent]));
+}
+
 export async function listAttempts(db: Queryable, deliveryIds: string[]): Promise<AttemptRow[]> {
   if (deliveryIds.length === 0) return [];
   const { rows } = await db.query<AttemptRow>(
