@@ -7,7 +7,8 @@ import type { Db, Queryable, QueryOptions } from './db.js';
 
 /** The statement's first word (SELECT, INSERT, WITH…), the span's name. */
 const operationOf = (sql: string) => /^\s*([A-Za-z]+)/.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
-const QUERY_TEXT_MAX = 2000;
+/** Long statements are cut: the text is for recognising the statement, and every byte is exported. */
+const QUERY_TEXT_MAX = 300;
 
 function tracedQueryable<Q extends Queryable>(inner: Q, system: string): Queryable {
   return {

@@ -1,6 +1,7 @@
 // OpenTelemetry tracing (docs/operations.md, "Tracing"): off unless OTEL_EXPORTER_OTLP_ENDPOINT or
-// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set, and then exported as OTLP over HTTP (JSON) to that
-// collector, configured by the standard OTEL_* variables (OTEL_SERVICE_NAME,
+// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set, and then exported as OTLP over HTTP (protobuf, or JSON
+// with OTEL_EXPORTER_OTLP_PROTOCOL=http/json) to that collector, configured by the standard
+// OTEL_* variables (OTEL_SERVICE_NAME,
 // OTEL_RESOURCE_ATTRIBUTES, OTEL_EXPORTER_OTLP_HEADERS, OTEL_TRACES_SAMPLER and its argument,
 // OTEL_BSP_*). Off costs nothing: the SDK is never loaded, no hook is registered and every helper
 // below returns after one boolean test (the API alone, without a provider, would still create
@@ -67,9 +68,19 @@ export async function startTracing(
   const url = tracingEndpoint(env);
   if (!url) return null;
   if (running) return running;
+  // OTLP/HTTP, protobuf unless OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL says http/json (the
+  // specification's default; protobuf also costs the process less to encode than JSON).
+  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf';
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json') {
+    throw new Error(
+      `OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (grpc is not supported), got "${protocol}"`,
+    );
+  }
   const [base, exporterModule, hooks, core, resources] = await Promise.all([
     import('@opentelemetry/sdk-trace-base'),
-    import('@opentelemetry/exporter-trace-otlp-http'),
+    protocol === 'http/json'
+      ? import('@opentelemetry/exporter-trace-otlp-http')
+      : import('@opentelemetry/exporter-trace-otlp-proto'),
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/core'),
     import('@opentelemetry/resources'),

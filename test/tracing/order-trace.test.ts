@@ -29,7 +29,11 @@ describe('one order, one trace', () => {
 
   beforeAll(async () => {
     otlp = await startOtlpReceiver();
-    tracing = (await startTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url })) as RunningTracing;
+    // The JSON encoding of OTLP/HTTP, which the receiver decodes (the default is protobuf).
+    tracing = (await startTracing({
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    })) as RunningTracing;
     expect(tracingOn()).toBe(true);
     if (natsUrl) nc = await connect({ servers: natsUrl });
   });
