@@ -67,7 +67,7 @@ try {
         `${fmt(median(rps[name]))} requests/s`,
     );
   }
-  console.log(`spans exported: ${fmt(spansBytes / 1e6, 1)} MB of OTLP JSON`);
+  console.log(`spans exported: ${fmt(spansBytes / 1e6, 1)} MB of OTLP (protobuf)`);
   reportRow({
     workload: 'GET /v1/orders/{id}, server CPU per request, tracing off (a second process, also off, as the baseline)',
     baseline: `off ${fmt(offAgain, 1)} µs`,

@@ -113,7 +113,9 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   // workers back off, requests get 503 with Retry-After meanwhile.
   await checkPortFree(config);
   // Before anything that makes spans (docs/operations.md, "Tracing"): off unless an OTLP endpoint is set.
-  const tracing = await startTracing(process.env);
+  const tracing = await startTracing(process.env).catch((error: unknown) => {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  });
   if (tracing) log(`tracing: exporting spans to ${tracingEndpoint()}`);
   let lastDbErrorLog = 0;
   const open = () =>
