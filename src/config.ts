@@ -265,11 +265,19 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   }
   const traceUrlTemplate = env.CLEAVER_TRACE_URL_TEMPLATE || undefined;
   if (traceUrlTemplate !== undefined) {
-    readUrl('CLEAVER_TRACE_URL_TEMPLATE', traceUrlTemplate.replaceAll('{traceId}', '0'), ['http:', 'https:']);
     if (!traceUrlTemplate.includes('{traceId}')) {
       throw new ConfigError(
         `CLEAVER_TRACE_URL_TEMPLATE must contain {traceId} where the trace id goes, got "${traceUrlTemplate}"`,
       );
+    }
+    let url: URL;
+    try {
+      url = new URL(traceUrlTemplate.replaceAll('{traceId}', '0'));
+    } catch {
+      throw new ConfigError(`CLEAVER_TRACE_URL_TEMPLATE is not a valid URL: "${traceUrlTemplate}"`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConfigError(`CLEAVER_TRACE_URL_TEMPLATE must use http: or https:, got "${url.protocol}"`);
     }
   }
   const hostForUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
