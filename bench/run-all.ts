@@ -21,6 +21,7 @@ const benches = [
     what: 'auth layer vs bare Fastify route, with and without the request log; POST /oauth/token',
   },
   { file: 'bench/request-log.ts', what: 'request log: CPU per request with every row written and trimmed (PGlite)' },
+  { file: 'bench/tracing.ts', what: 'tracing: server CPU per request off, on (every request exported) and off again' },
   {
     file: 'bench/poll-204.ts',
     what: 'poll answering 204 vs /health/live vs a bare Fastify hello; without the cache; counters in memory',

@@ -16,6 +16,7 @@ import { reportOutage } from './lib/outage-report.js';
 import { requireDeclaredRoutes } from './lib/route-declaration.js';
 import { ErrorBody } from './lib/schemas.js';
 import { unstorableTextPath } from './lib/storable-text.js';
+import { tracingOn } from './lib/tracing.js';
 import type { ShutdownState } from './lifecycle/shutdown-state.js';
 import {
   adminCatalogRoutes,
@@ -54,6 +55,7 @@ import {
 } from './plugins/rate-limit.js';
 import { registerRequestId, requestIdOf } from './plugins/request-id.js';
 import { hooksOf } from './plugins/route-hooks.js';
+import { registerTracingHooks } from './plugins/tracing-hooks.js';
 import { lazyValidatorCompiler } from './plugins/validation.js';
 import type { Services } from './services.js';
 
@@ -124,6 +126,8 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   registerRequestId(app);
+  // Tracing (docs/operations.md): hooks only while it is on, so that off costs nothing.
+  if (tracingOn()) registerTracingHooks(app);
 
   // D31: first of all hooks, so a stopping process answers before touching anything else.
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
@@ -363,6 +367,8 @@ export async function buildHealthApp(
     return503OnClosing: false,
   });
   registerRequestId(app);
+  // Tracing (docs/operations.md): hooks only while it is on, so that off costs nothing.
+  if (tracingOn()) registerTracingHooks(app);
   if (options.shutdown) registerShutdownHooks(app, options.shutdown);
   registerHttpMetrics(app, services.metrics);
   registerErrorHandling(app);

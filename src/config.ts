@@ -53,6 +53,11 @@ export interface Config {
   redisSentinel: { sentinels: Array<{ host: string; port: number }>; masterName: string } | undefined;
   /** D36: the JetStream stream of the feed (created when missing). */
   natsStream: string;
+  /**
+   * Tracing (docs/operations.md, "Tracing"): the address of a trace in the operator's trace viewer,
+   * `{traceId}` standing for the id; the console links events and deliveries there. Unset: ids only.
+   */
+  traceUrlTemplate: string | undefined;
   webhookRetryScheduleSec: number[];
   /** How long a worker holds a claimed delivery; a worker that dies frees it after this (D11). */
   webhookLeaseSec: number;
@@ -329,6 +334,23 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(natsStream)) {
     throw new ConfigError(`CLEAVER_NATS_STREAM must be letters, digits, - or _ (at most 64), got "${natsStream}"`);
   }
+  const traceUrlTemplate = env.CLEAVER_TRACE_URL_TEMPLATE || undefined;
+  if (traceUrlTemplate !== undefined) {
+    if (!traceUrlTemplate.includes('{traceId}')) {
+      throw new ConfigError(
+        `CLEAVER_TRACE_URL_TEMPLATE must contain {traceId} where the trace id goes, got "${traceUrlTemplate}"`,
+      );
+    }
+    let url: URL;
+    try {
+      url = new URL(traceUrlTemplate.replaceAll('{traceId}', '0'));
+    } catch {
+      throw new ConfigError(`CLEAVER_TRACE_URL_TEMPLATE is not a valid URL: "${traceUrlTemplate}"`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ConfigError(`CLEAVER_TRACE_URL_TEMPLATE must use http: or https:, got "${url.protocol}"`);
+    }
+  }
   const hostForUrl = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
   const publicUrl = (
     env.CLEAVER_PUBLIC_URL
@@ -369,6 +391,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     natsReplicas,
     redisSentinel,
     natsStream,
+    traceUrlTemplate,
     webhookRetryScheduleSec: parseRetrySchedule(
       env.CLEAVER_WEBHOOK_RETRY_SCHEDULE || '0,5,300,1800,7200,18000,36000,36000',
     ),

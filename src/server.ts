@@ -6,10 +6,12 @@ import { reportDatabaseOutage } from './db/failover.js';
 import { migrate, migrationStatus } from './db/migrate.js';
 import { type OpenedDatabase, openDatabase, waitForDatabase } from './db/open-database.js';
 import { systemClock } from './lib/clock.js';
+import { startTracing, tracingEndpoint } from './lib/tracing.js';
 import { createShutdownState } from './lifecycle/shutdown-state.js';
 import { timingEnvProblem } from './modules/homologation/index.js';
 import { warmUpSchemas } from './plugins/lazy-schemas.js';
 import { openRedisClient, prepareRedisStore } from './plugins/rate-limit.js';
+import { traceRedis } from './plugins/traced-redis.js';
 import { createServices } from './services.js';
 import { startWorkers } from './workers.js';
 
@@ -112,6 +114,11 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   // workers back off, requests get 503 with Retry-After meanwhile.
   await checkPortFree(config);
   // D46: one warning line per outage for the whole process (lib/outage-report.ts).
+  // Before anything that makes spans (docs/operations.md, "Tracing"): off unless an OTLP endpoint is set.
+  const tracing = await startTracing(process.env).catch((error: unknown) => {
+    throw new ConfigError(error instanceof Error ? error.message : String(error));
+  });
+  if (tracing) log(`tracing: exporting spans to ${tracingEndpoint()}`);
   const open = () =>
     openDatabase(config, (error) => {
       if (!reportDatabaseOutage(error, 'the connection pool')) {
@@ -137,6 +144,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
   const redisTarget = config.redisSentinel ?? config.redisUrl;
   const redis = redisTarget ? await openRedisClient(redisTarget) : undefined;
   redis?.on('error', () => {}); // reconnects by itself; the rate limiter falls back meanwhile
+  if (redis) traceRedis(redis);
   // Connected, with the counting script loaded, before this process listens and reports ready:
   // a first request's connect or script load must not look like an outage (D23, D31).
   const redisProblem = redis
@@ -180,6 +188,7 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
     await services.auth.stop();
     redis?.disconnect();
     await opened.close();
+    await tracing?.shutdown();
     throw listenError(error, config);
   }
   const address = app.server.address();
@@ -230,6 +239,8 @@ export async function startServer(config: Config = loadConfig()): Promise<Runnin
         await services.auth.stop();
         redis?.disconnect();
         await opened.close();
+        // The last spans leave before the process does.
+        await tracing?.shutdown().catch(() => {});
       } finally {
         shutdown.enter('stopped');
         clearTimeout(deadline);

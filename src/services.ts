@@ -1,8 +1,10 @@
 import type { Config } from './config.js';
 import type { Db } from './db/db.js';
+import { tracedDb } from './db/traced-db.js';
 import { throttledReport } from './jobs/throttled-report.js';
 import type { Clock } from './lib/clock.js';
 import type { LookupFn } from './lib/net/address-guard.js';
+import { tracingOn } from './lib/tracing.js';
 import { createAuthService } from './modules/auth/index.js';
 import { createCatalogService } from './modules/catalog/index.js';
 import { createEventsService, type EventListener } from './modules/events/index.js';
@@ -47,7 +49,9 @@ export interface CoreDeps {
 
 /** Every use-case service, wired by hand (no container): the one place that shows who needs what. */
 export function createServices(deps: CoreDeps) {
-  const { config, db, clock } = deps;
+  const { config, clock } = deps;
+  // Tracing (src/lib/tracing.ts): a span per statement on both databases, only while it is on.
+  const db = tracingOn() ? tracedDb(deps.db) : deps.db;
   const metrics = createMetrics();
   // Set below, in the sandbox only; the catalog worker asks it through a function (D25).
   let homologation: HomologationService | undefined;
@@ -183,6 +187,7 @@ export function createServices(deps: CoreDeps) {
   }
   return {
     ...deps,
+    db,
     sandbox,
     homologation,
     homologationObserver,

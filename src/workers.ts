@@ -3,6 +3,7 @@ import { reportDatabaseOutage } from './db/failover.js';
 import type { WorkerHealth } from './jobs/leased-worker.js';
 import { throttledReport } from './jobs/throttled-report.js';
 import { reportOutage } from './lib/outage-report.js';
+import { traced } from './lib/tracing.js';
 import { createFeedRelay, type FeedRelayHealth, publishProblem } from './modules/feed/index.js';
 import type { Services } from './services.js';
 
@@ -39,7 +40,11 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
 
   // Retention (D30): a few seconds of small batches every minute, in every worker process (the
   // batches of several workers do not collide: each statement picks its own rows).
-  every(RETENTION_EVERY_MS, () => services.retention.runOnce(), throttledReport('retention'));
+  every(
+    RETENTION_EVERY_MS,
+    () => traced('retention pass', () => services.retention.runOnce()),
+    throttledReport('retention'),
+  );
 
   // The embedded database has no autovacuum: statistics and free space are kept up here.
   const upkeep = startEmbeddedUpkeep(services.db, { onError: throttledReport('embedded database upkeep') });
@@ -51,12 +56,20 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
   // POS presence (opt-in, CLEAVER_PRESENCE_AUTO_UNAVAILABLE_SEC): switch silent merchants off and
   // back on. Every worker process may run it; each switch is a compare-and-set.
   if (services.config.presence.autoUnavailableAfterSec > 0) {
-    every(PRESENCE_CHECK_MS, () => services.usage.applyPresenceSwitch(), throttledReport('presence'));
+    every(
+      PRESENCE_CHECK_MS,
+      () => traced('presence switch pass', () => services.usage.applyPresenceSwitch()),
+      throttledReport('presence'),
+    );
   }
 
   // D36: presence changes on the platform feed (`merchant PRESENCE_CHANGED`). Every worker process
   // may run it; each announcement is a compare-and-set in the item's transaction.
-  every(PRESENCE_CHECK_MS, () => services.usage.announcePresenceChanges(), throttledReport('presence feed'));
+  every(
+    PRESENCE_CHECK_MS,
+    () => traced('presence feed pass', () => services.usage.announcePresenceChanges()),
+    throttledReport('presence feed'),
+  );
 
   // Catalog uploads (D16): woken by NOTIFY, by the earliest lease expiry, and a slow sweep.
   await services.catalog.worker.start();

@@ -128,7 +128,9 @@ export function sampleOrder(
  * example POS's, a developer's own) may have removed or paused some of those the demo published,
  * and an order naming one is refused. The record is read before each order (one GET).
  */
-async function orderableProducts(pos: PosClient): Promise<Array<{ pdvId: string; unit: 'KG' | 'UN'; cutIds?: string[] }>> {
+async function orderableProducts(
+  pos: PosClient,
+): Promise<Array<{ pdvId: string; unit: 'KG' | 'UN'; cutIds?: string[] }>> {
   const out: Array<{ pdvId: string; unit: 'KG' | 'UN'; cutIds?: string[] }> = [];
   for (const p of (await pos.getMerchant()).products) {
     if (!p.pdv_external_id || p.status !== 'AVAILABLE') continue;

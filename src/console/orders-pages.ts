@@ -20,6 +20,7 @@ import { badge, type Html, html, path, query, shortId, time } from './html.js';
 import { money } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
+import { traceLink } from './trace-link.js';
 import { attemptsTable, deliveryBadge, deliveryRank } from './webhooks-pages.js';
 import { choice, codeBadge, filteredList, merchantFilterForm, oneOf, pager, searchText } from './widgets.js';
 
@@ -155,7 +156,7 @@ ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${mercha
       items.push({
         at: e.createdAt,
         kind: 'event',
-        body: html`<strong>${e.eventType}</strong> ${metadataList(ctx, e.metadata as Record<string, unknown> | undefined)}${acks}`,
+        body: html`<strong>${e.eventType}</strong> ${metadataList(ctx, e.metadata as Record<string, unknown> | undefined)}${acks}${traceLink(o.trace, e.traceparent, kit.services.config.traceUrlTemplate)}`,
       });
     }
     for (const tr of tracking) {
@@ -417,14 +418,19 @@ async function extraTimelineEntries(kit: ConsoleKit, ctx: PageContext, order: Or
         <details><summary>${o.body}</summary>${jsonBlock(u.body)}</details>`,
     });
   }
-  for (const d of await kit.services.webhooks.listOrderDeliveries(order.id)) {
+  const [deliveries, traces] = await Promise.all([
+    kit.services.webhooks.listOrderDeliveries(order.id),
+    kit.services.webhooks.orderDeliveryTraces(order.id),
+  ]);
+  for (const d of deliveries) {
     entries.push({
       at: d.createdAt,
       kind: 'webhook',
       body: html`<strong>Webhook ${d.eventType}</strong> ${deliveryBadge(t, d)}
         ${d.target ? html`→ <code class="wrap">${d.target}</code>` : ''}
         <details${deliveryRank(d) <= 1 ? html` open` : ''}><summary>${o.attempts(d.attemptCount)}</summary>${attemptsTable(t, d)}</details>
-        ${deliveryRank(d) <= 1 ? html`<p class="small"><a href="/console/webhooks${query({ merchantId: order.merchant_id })}">${o.retryFromWebhooks}</a></p>` : ''}`,
+        ${deliveryRank(d) <= 1 ? html`<p class="small"><a href="/console/webhooks${query({ merchantId: order.merchant_id })}">${o.retryFromWebhooks}</a></p>` : ''}
+        ${traceLink(o.trace, traces.get(d.id), kit.services.config.traceUrlTemplate)}`,
     });
   }
   return entries;

@@ -8,7 +8,9 @@
 // queue's next due time (a retry, a lease that runs out), and by a slow safety poll in case a
 // notification was lost. While the database is unreachable it retries with backoff and reports
 // itself unhealthy; it never gives up (D31).
+
 import type { Db } from '../db/db.js';
+import { traced } from '../lib/tracing.js';
 
 export interface LeasedQueue<Job> {
   /** For logs and health: `catalog-syncs`, `webhook-deliveries`. */
@@ -150,7 +152,9 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
       do {
         pumpAgain = false;
         while (running && concurrency - active.size >= refillAt) {
-          const jobs = await queue.claim(Math.min(batchSize, concurrency - active.size));
+          const limit = Math.min(batchSize, concurrency - active.size);
+          // A span per claim while tracing is on (each job's own span continues its trace).
+          const jobs = await traced(`${queue.name} claim`, () => queue.claim(limit));
           failures = 0;
           health.healthy = true;
           if (jobs.length === 0) break;
@@ -218,7 +222,7 @@ export function createLeasedWorker<Job>(queue: LeasedQueue<Job>, options: Leased
 
   /** Claims once and runs what it got to the end; how many jobs (tests, CLI). */
   async function runOnce(limit = batchSize): Promise<number> {
-    const jobs = await queue.claim(limit);
+    const jobs = await traced(`${queue.name} claim`, () => queue.claim(limit));
     await Promise.all(jobs.map((job) => queue.handle(job).catch((error) => report(error, 'handle'))));
     return jobs.length;
   }

@@ -37,6 +37,7 @@ describe.runIf(natsUrl)('the NATS relay', () => {
       name: `test:${stream}`,
       stamp: t.services.feed.stamp,
       batch: 5,
+      passPages: 1,
     });
 
   async function messages(stream: string) {

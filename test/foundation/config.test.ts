@@ -84,6 +84,14 @@ describe('loadConfig', () => {
       'CLEAVER_WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of seconds, got "0,5,soon"',
     ],
     [{ CLEAVER_ROLE: 'boss' }, 'CLEAVER_ROLE must be all, api or worker, got "boss"'],
+    [
+      { CLEAVER_TRACE_URL_TEMPLATE: 'https://jaeger/trace/' },
+      'CLEAVER_TRACE_URL_TEMPLATE must contain {traceId} where the trace id goes, got "https://jaeger/trace/"',
+    ],
+    [
+      { CLEAVER_TRACE_URL_TEMPLATE: 'javascript:alert({traceId})' },
+      'CLEAVER_TRACE_URL_TEMPLATE must use http: or https:, got "javascript:"',
+    ],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig({ CLEAVER_DATA_DIR: tempDir(), ...env })).toThrow(new ConfigError(message));
   });

@@ -438,6 +438,7 @@ export const en = {
     delivery: 'delivery',
     attempts: (n: number) => `${n} ${plural(n, 'attempt', 'attempts')}`,
     retryFromWebhooks: 'Retry from the webhooks page',
+    trace: 'Trace',
     actions: {
       none: (status: string) => `The order is ${status}: nothing more can happen to it.`,
       readOnly: 'Your role can read orders but not act on them.',

@@ -420,6 +420,7 @@ export const ptBR: Messages = {
     delivery: 'entrega',
     attempts: (n: number) => `${n} ${plural(n, 'tentativa', 'tentativas')}`,
     retryFromWebhooks: 'Reenviar pela página de webhooks',
+    trace: 'Rastro',
     actions: {
       none: (status: string) => `O pedido está ${status}: nada mais pode acontecer com ele.`,
       readOnly: 'O seu papel pode ver pedidos, mas não agir sobre eles.',

@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Queryable } from '../../db/db.js';
 import { firstRow } from '../../lib/first-row.js';
+import { currentTraceparent, linkActiveSpan, tracingOn } from '../../lib/tracing.js';
 import type { EventMetadata } from './events-schemas.js';
 
 export interface OrderEventRow {
@@ -9,6 +10,8 @@ export interface OrderEventRow {
   occurrence_id: string;
   metadata: Static<typeof EventMetadata> | null;
   created_at: Date;
+  /** The trace that recorded the event (migration 0029), null while tracing was off. */
+  traceparent: string | null;
 }
 
 /**
@@ -27,13 +30,23 @@ export async function upsertEvent(
   },
 ): Promise<number> {
   const { rows } = await db.query<{ seq: number }>(
-    `INSERT INTO order_events (order_id, event_type, merchant_id, occurrence_id, seq, metadata, created_at)
-     VALUES ($1, $2, $3, $4, nextval('order_events_seq'), $5::jsonb, $6)
+    `INSERT INTO order_events (order_id, event_type, merchant_id, occurrence_id, seq, metadata, created_at, traceparent)
+     VALUES ($1, $2, $3, $4, nextval('order_events_seq'), $5::jsonb, $6, $7)
      ON CONFLICT (order_id, event_type) DO UPDATE
        SET occurrence_id = EXCLUDED.occurrence_id, seq = EXCLUDED.seq, metadata = EXCLUDED.metadata,
-           created_at = EXCLUDED.created_at
+           created_at = EXCLUDED.created_at, traceparent = EXCLUDED.traceparent
      RETURNING seq`,
-    [e.orderId, e.eventType, e.merchantId, e.occurrenceId, e.metadata ? JSON.stringify(e.metadata) : null, e.at],
+    [
+      e.orderId,
+      e.eventType,
+      e.merchantId,
+      e.occurrenceId,
+      e.metadata ? JSON.stringify(e.metadata) : null,
+      e.at,
+      // The trace of the change that recorded it (null while tracing is off): the POS's poll and
+      // acknowledgement link to it.
+      currentTraceparent(),
+    ],
   );
   return firstRow(rows, 'upsert of an order event').seq;
 }
@@ -79,13 +92,21 @@ export async function insertLogEntry(
   },
 ): Promise<void> {
   await db.query(
-    `INSERT INTO order_event_log (occurrence_id, order_id, event_type, metadata, polled, created_at)
-     VALUES ($1, $2, $3, $4::jsonb, $5, $6)`,
-    [e.occurrenceId, e.orderId, e.eventType, e.metadata ? JSON.stringify(e.metadata) : null, e.polled, e.at],
+    `INSERT INTO order_event_log (occurrence_id, order_id, event_type, metadata, polled, created_at, traceparent)
+     VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7)`,
+    [
+      e.occurrenceId,
+      e.orderId,
+      e.eventType,
+      e.metadata ? JSON.stringify(e.metadata) : null,
+      e.polled,
+      e.at,
+      currentTraceparent(),
+    ],
   );
 }
 
-const POLL_COLUMNS = 'e.order_id, e.event_type, e.occurrence_id, e.metadata, e.created_at';
+const POLL_COLUMNS = 'e.order_id, e.event_type, e.occurrence_id, e.metadata, e.created_at, e.traceparent';
 
 /** D3: the calling key's pending events, oldest first; reads only the partial pending index. */
 export async function pendingEventsOfKey(
@@ -159,6 +180,14 @@ export async function lookupOccurrence(
 }
 
 /**
+ * While tracing is on, an acknowledgement's span links to the trace that recorded the event (the
+ * order's intake or change); off, the statement is the plain update.
+ */
+const RETURNING_TRACE = `
+     RETURNING (SELECT e.traceparent FROM order_events e WHERE e.order_id = r.order_id AND e.event_type = r.event_type)
+               AS traceparent`;
+
+/**
  * D28: acknowledges the receipt only while it stands for this occurrence. The check is on the
  * receipt row itself, so a re-opening committed meanwhile (a new occurrence) is never
  * acknowledged by the old one's id. Receipts older than the occurrence column compare the
@@ -168,14 +197,15 @@ export async function acknowledgeOccurrence(
   db: Queryable,
   r: { keyId: string; orderId: string; eventType: string; occurrenceId: string; at: Date },
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
+  const { rows, rowCount } = await db.query<{ traceparent: string | null }>(
     `UPDATE event_receipts r SET acknowledged_at = $5
       WHERE r.key_id = $1 AND r.order_id = $2 AND r.event_type = $3 AND r.acknowledged_at IS NULL
         AND (r.occurrence_id = $4
              OR (r.occurrence_id IS NULL AND EXISTS (SELECT 1 FROM order_events e
-                  WHERE e.order_id = $2 AND e.event_type = $3 AND e.occurrence_id = $4)))`,
+                  WHERE e.order_id = $2 AND e.event_type = $3 AND e.occurrence_id = $4)))${tracingOn() ? RETURNING_TRACE : ''}`,
     [r.keyId, r.orderId, r.eventType, r.occurrenceId, r.at],
   );
+  linkActiveSpan(rows.map((row) => row.traceparent));
   return rowCount > 0;
 }
 
@@ -184,11 +214,12 @@ export async function acknowledgeReceipt(
   db: Queryable,
   r: { keyId: string; orderId: string; eventType: string; at: Date },
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE event_receipts SET acknowledged_at = $4
-      WHERE key_id = $1 AND order_id = $2 AND event_type = $3 AND acknowledged_at IS NULL`,
+  const { rows, rowCount } = await db.query<{ traceparent: string | null }>(
+    `UPDATE event_receipts r SET acknowledged_at = $4
+      WHERE r.key_id = $1 AND r.order_id = $2 AND r.event_type = $3 AND r.acknowledged_at IS NULL${tracingOn() ? RETURNING_TRACE : ''}`,
     [r.keyId, r.orderId, r.eventType, r.at],
   );
+  linkActiveSpan(rows.map((row) => row.traceparent));
   return rowCount > 0;
 }
 
@@ -200,11 +231,13 @@ export interface LogEntryRow {
   created_at: Date;
   /** Only on the current occurrence of a polled event type. */
   current: boolean;
+  /** The trace that recorded the occurrence (migration 0029), null while tracing was off. */
+  traceparent: string | null;
 }
 
 export async function orderTimeline(db: Queryable, orderId: string): Promise<LogEntryRow[]> {
   const { rows } = await db.query<LogEntryRow>(
-    `SELECT l.occurrence_id, l.event_type, l.metadata, l.polled, l.created_at,
+    `SELECT l.occurrence_id, l.event_type, l.metadata, l.polled, l.created_at, l.traceparent,
             (e.occurrence_id IS NOT NULL) AS current
        FROM order_event_log l
        LEFT JOIN order_events e ON e.order_id = l.order_id AND e.occurrence_id = l.occurrence_id

@@ -3,6 +3,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
+import { linkActiveSpan } from '../../lib/tracing.js';
 import type { Principal } from '../auth/index.js';
 import type { NoticeInput } from '../notices/index.js';
 import {
@@ -161,6 +162,8 @@ export function createEventsService(deps: {
         throw error;
       }
       if (read) pendingKeys.endRead(read, rows.length === 0);
+      // The poll's span links to the traces that recorded the events it hands over (tracing on).
+      linkActiveSpan(rows.map((r) => r.traceparent));
       return rows.map((r) =>
         eventRecordFor(
           principal.profile,
@@ -213,6 +216,8 @@ export function createEventsService(deps: {
         ...(e.metadata ? { metadata: e.metadata } : {}),
         polled: e.polled,
         current: e.current,
+        // The console links the occurrence to its trace (tracing on when it was recorded).
+        ...(e.traceparent ? { traceparent: e.traceparent } : {}),
         acknowledgments: e.current
           ? receipts
               .filter((r) => r.event_type === e.event_type)

@@ -73,6 +73,11 @@ export function asyncApiDocument(options: AsyncApiOptions): Json {
               format: 'uuid',
               description: "The item's id: JetStream drops a second publish of the same item.",
             },
+            traceparent: {
+              type: 'string',
+              description:
+                "While the service exports traces: the W3C trace context of the relay's publish, in the trace of the change that wrote the item.",
+            },
           },
         },
         payload: payloadOf(kind, type, data),

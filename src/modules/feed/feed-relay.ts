@@ -1,17 +1,20 @@
 // D36: the NATS JetStream relay of the platform feed, run by the worker role when
 // CLEAVER_NATS_URL is set. It publishes stamped items in position order from where its row of
 // feed_relays says it stopped; `Nats-Msg-Id` is the item's id, so the broker drops a re-publish
-// after a kill (within the stream's duplicate window). Items are sent in waves in which no
-// merchant appears twice, each wave awaited whole: a merchant's items reach the stream in feed
-// order. The mark moves once per pass (a page of `batch` items), only past items whose
-// publication was acknowledged: a mark written per wave cost the relay more than half its
-// throughput (docs/benchmarks.md, the feed relay); a kill re-publishes at most a page. While NATS is
-// away nothing moves: the backlog waits in feed_items (retention keeps what the relay has not
-// published) and leaves in order when the broker is back.
-import { connect, type JetStreamClient, type NatsConnection } from 'nats';
+// after a kill (within the stream's duplicate window). Many publishes are in flight across
+// merchants, never two of one merchant (merchant-ordered-publish.ts): a merchant's items reach
+// the stream in feed order. The mark moves once per pass (a page of `batch` items), only past
+// items whose publication was acknowledged without a gap: a mark written more often cost the
+// relay more than half its throughput (docs/benchmarks.md, the feed relay); a kill re-publishes
+// at most a page. The stamper's wake-up (poke) starts the next pass at once, also when it comes
+// during a pass, and spares the pass its own stamping. While NATS is away nothing moves: the
+// backlog waits in feed_items (retention keeps what the relay has not published) and leaves in
+// order when the broker is back.
+import { connect, headers, type JetStreamClient, type NatsConnection } from 'nats';
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
+import { endSpan, SpanKind, startSpan, traced, traceparentOf, tracingOn } from '../../lib/tracing.js';
 import * as repo from './feed-repository.js';
 import { toFeedView } from './feed-service.js';
 import {
@@ -21,6 +24,7 @@ import {
   publishProblem,
   type StreamReplication,
 } from './feed-stream.js';
+import { MerchantOrderedPublisher } from './merchant-ordered-publish.js';
 
 export interface FeedRelayOptions {
   db: Db;
@@ -42,6 +46,10 @@ export interface FeedRelayOptions {
   /** The relay's row in feed_relays. */
   name?: string;
   batch?: number;
+  /** How many pages one pass may send (a pass ends early when it reaches the head). */
+  passPages?: number;
+  /** How many publishes may await their acknowledgement at once (one per merchant at most). */
+  window?: number;
   /** How long to wait for new items or after a failure before looking again. */
   idleMs?: number;
   onError?: (error: unknown) => void;
@@ -77,24 +85,6 @@ export interface FeedRelayHealth {
 export const subjectOf = (item: { kind: string; merchantId: string; type: string }, prefix = 'cleaver') =>
   `${prefix}.${item.kind}.${item.merchantId}.${item.type}`;
 
-/** Waves of at most `max` items in which each merchant appears once, in position order. */
-export function wavesOf<T extends { merchant_id: string }>(rows: T[], max = 256): T[][] {
-  const waves: T[][] = [];
-  let wave: T[] = [];
-  let merchants = new Set<string>();
-  for (const row of rows) {
-    if (merchants.has(row.merchant_id) || wave.length >= max) {
-      waves.push(wave);
-      wave = [];
-      merchants = new Set();
-    }
-    wave.push(row);
-    merchants.add(row.merchant_id);
-  }
-  if (wave.length) waves.push(wave);
-  return waves;
-}
-
 const DUPLICATE_WINDOW_MS = 10 * 60_000;
 /** test:ha measured a stream leader's death at 7.3 s of silence with 5 s and 1 s here (docs/operations.md). */
 const PUBLISH_TIMEOUT_MS = 2_000;
@@ -103,7 +93,9 @@ const RETRY_AFTER_FAILURE_MS = 250;
 export function createFeedRelay(options: FeedRelayOptions) {
   const { db, clock } = options;
   const name = options.name ?? `nats:${options.stream}`;
-  const batch = options.batch ?? 500;
+  const batch = options.batch ?? 1000;
+  const window = options.window ?? 256;
+  const passPages = options.passPages ?? 8;
   const prefix = options.subjectPrefix ?? 'cleaver';
   const idleMs = options.idleMs ?? 250;
   const onError = options.onError ?? (() => {});
@@ -117,6 +109,10 @@ export function createFeedRelay(options: FeedRelayOptions) {
   let running = false;
   let loop: Promise<void> | null = null;
   let wake: (() => void) | null = null;
+  /** Set by poke(): the stamper stamped something since the flag was cleared. */
+  let poked = false;
+  /** The relay's row exists in feed_relays (checked once per connection). */
+  let markRowReady = false;
   const state = { position: 0, head: 0, lastPublishAt: null as Date | null, lastError: null as string | null };
 
   const sleep = (ms: number) =>
@@ -163,55 +159,128 @@ export function createFeedRelay(options: FeedRelayOptions) {
     return js;
   }
 
-  /** One pass: publishes what is stamped after the mark; returns how many went out. */
-  async function publishOnce(): Promise<number> {
+  /**
+   * One pass: publishes what is stamped after the mark, up to `pages` pages, each page read while
+   * the one before is still being sent; returns how many went out. `stamp: false` when the
+   * caller has just stamped (the relay was woken by the stamper).
+   */
+  function publishOnce(pass: { stamp?: boolean; pages?: number } = {}): Promise<number> {
+    return traced('feed relay pass', async (span) => {
+      const sent = await publishPass(pass);
+      span?.setAttribute('cleaver.feed.published', sent);
+      return sent;
+    });
+  }
+
+  async function publishPass(pass: { stamp?: boolean; pages?: number }): Promise<number> {
     const client = await ensureConnected();
-    await options.stamp();
-    const mark = await repo.relayState(db, name, clock.now());
-    state.position = mark.position;
-    const page = await repo.readPage(db, { after: mark.position, limit: batch, kinds: null, merchantId: null });
-    state.head = page.head;
-    let sent = 0;
-    let acked = mark.position;
-    try {
-      for (const wave of wavesOf(page.rows)) {
-        const results = await Promise.allSettled(
-          wave.map((row) =>
-            client.publish(subjectOf(toFeedView(row), prefix), encoder.encode(JSON.stringify(toFeedView(row))), {
-              msgID: row.id,
-            }),
-          ),
-        );
-        const failed = results.findIndex((r) => r.status === 'rejected');
-        const done = failed < 0 ? wave.length : failed;
-        const lastDone = wave[done - 1]; // none when the first send failed
-        if (lastDone !== undefined) {
-          acked = lastDone.position;
-          sent += done;
-        }
-        if (failed >= 0) throw (results[failed] as PromiseRejectedResult).reason;
-      }
-    } finally {
-      // The mark moves once per pass, past what was acknowledged (also when a wave failed): a
-      // kill before this line costs at most one page of re-publishes, which the broker drops.
-      if (acked > mark.position) {
-        const at = clock.now();
-        await repo.advanceRelay(db, name, acked, at);
-        state.position = acked;
-        state.lastPublishAt = at;
-      }
+    if (pass.stamp !== false) await options.stamp();
+    if (!markRowReady) {
+      await repo.relayState(db, name, clock.now());
+      markRowReady = true;
     }
-    return sent;
+    const maxPages = pass.pages ?? passPages;
+    let page = await repo.readRelayPage(db, name, batch);
+    const startMark = page.mark;
+    state.position = page.mark;
+    state.head = page.head;
+
+    // The mark moves once per page, past the items acknowledged without a gap, in the background
+    // (one write at a time): a kill costs at most a page or two of re-publishes, which the broker
+    // drops. A mark written more often cost more than half the throughput.
+    let marked = startMark;
+    let marking: Promise<void> = Promise.resolve();
+    let markError: unknown;
+    const pageEnds: number[] = [];
+    const moveMark = (to: number) => {
+      marking = marking
+        .then(async () => {
+          if (to <= marked) return;
+          const at = clock.now();
+          await repo.advanceRelay(db, name, to, at);
+          marked = to;
+          state.position = to;
+          state.lastPublishAt = at;
+        })
+        .catch((error: unknown) => {
+          markError ??= error;
+        });
+    };
+    const publisher = new MerchantOrderedPublisher<repo.FeedItemRow>(
+      (row) => {
+        const view = toFeedView(row);
+        const subject = subjectOf(view, prefix);
+        const body = encoder.encode(JSON.stringify(view));
+        if (!tracingOn()) return client.publish(subject, body, { msgID: row.id });
+        // The publish continues the trace of the change that wrote the item; its `traceparent`
+        // travels in the message's headers (the item carries the change's own).
+        const span = startSpan(`${subject} publish`, {
+          kind: SpanKind.PRODUCER,
+          parent: row.traceparent,
+          attributes: {
+            'messaging.system': 'nats',
+            'messaging.destination.name': subject,
+            'messaging.message.id': row.id,
+            'cleaver.feed.cursor': row.position,
+          },
+        });
+        const h = headers();
+        h.set('traceparent', traceparentOf(span) ?? '');
+        return client.publish(subject, body, { msgID: row.id, headers: h }).then(
+          (ack) => {
+            endSpan(span);
+            return ack;
+          },
+          (error: unknown) => {
+            endSpan(span, error);
+            throw error;
+          },
+        );
+      },
+      window,
+      (through) => {
+        let end: number | undefined;
+        while (pageEnds.length > 0 && (pageEnds[0] as number) <= through) end = pageEnds.shift();
+        if (end !== undefined) moveMark(end);
+      },
+    );
+    for (let n = 1; ; n++) {
+      const last = page.rows.at(-1);
+      if (last) pageEnds.push(last.position);
+      publisher.add(page.rows);
+      if (page.rows.length < batch || n >= maxPages || !last) break;
+      // The next page is read while this one is sent (the relay is never idle waiting on a read).
+      await publisher.hungry(batch);
+      const next = await repo.readPage(db, { after: last.position, limit: batch, kinds: null, merchantId: null });
+      page = { ...next, mark: page.mark };
+      state.head = next.head;
+    }
+    const result = await publisher.drained();
+    if (result.ackedThrough !== null) moveMark(result.ackedThrough);
+    await marking;
+    if (result.error !== undefined) throw result.error;
+    if (markError !== undefined) throw markError;
+    return result.sent;
   }
 
   async function run(): Promise<void> {
+    let stampFirst = true;
     while (running) {
       try {
-        const sent = await publishOnce();
+        // A poke during the pass is remembered: the pass may have read the page before the
+        // stamper's commit, and the next pass starts at once instead of after `idleMs`.
+        poked = false;
+        const sent = await publishOnce({ stamp: stampFirst });
         state.lastError = null;
-        if (sent < batch && running) await sleep(idleMs);
+        stampFirst = true;
+        if (sent >= batch || !running) continue;
+        if (!poked) await sleep(idleMs);
+        // Woken by the stamper (it has just stamped): no stamping of our own before the read.
+        stampFirst = !poked;
       } catch (error) {
         state.lastError = publishProblem(error);
+        markRowReady = false;
+        stampFirst = true;
         onError(error);
         if (running) await sleep(RETRY_AFTER_FAILURE_MS);
       }
@@ -271,6 +340,7 @@ export function createFeedRelay(options: FeedRelayOptions) {
     },
     /** Looks for new items now (a NOTIFY of the feed arrived). */
     poke(): void {
+      poked = true;
       wake?.();
     },
     publishOnce,

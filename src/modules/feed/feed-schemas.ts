@@ -152,6 +152,12 @@ export const FeedItem = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown(), {
     description: 'What the platform acts on, per kind and type (D36; /asyncapi.json has each shape)',
   }),
+  traceparent: Type.Optional(
+    Type.String({
+      description:
+        'The W3C trace context of the change that wrote the item, while the service exports traces (docs/operations.md, "Tracing")',
+    }),
+  ),
 });
 export type FeedItemView = {
   id: string;
@@ -162,6 +168,7 @@ export type FeedItemView = {
   orderId?: string;
   occurredAt: string;
   data: Record<string, unknown>;
+  traceparent?: string;
 };
 
 export const FEED_LIMIT_MAX = 1000;

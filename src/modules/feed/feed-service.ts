@@ -1,9 +1,11 @@
 // The platform feed (D36): other modules hand it items inside their own transactions (an
 // outbox); a stamper gives committed items their positions one run at a time, and readers page
 // by position, optionally waiting for the next item (docs/adr/0010-feed-cursor.md).
+import type { Span } from '@opentelemetry/api';
 import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { traced } from '../../lib/tracing.js';
 import * as repo from './feed-repository.js';
 import { FEED_WAIT_MAX_SEC, type FeedItemView, type FeedKind } from './feed-schemas.js';
 
@@ -62,6 +64,7 @@ export const toFeedView = (r: repo.FeedItemRow): FeedItemView => ({
   ...(r.order_id ? { orderId: r.order_id } : {}),
   occurredAt: new Date(r.occurred_at).toISOString(),
   data: r.data,
+  ...(r.traceparent ? { traceparent: r.traceparent } : {}),
 });
 
 export function createFeedService(deps: { db: Db; clock: Clock; maxWaitSec?: number }) {
@@ -75,13 +78,15 @@ export function createFeedService(deps: { db: Db; clock: Clock; maxWaitSec?: num
   };
 
   /** One run: stamps everything committed and unstamped, a batch per transaction. */
-  async function stampAll(): Promise<number> {
+  const stampAll = () => traced('feed stamp', stampAllUntraced);
+  async function stampAllUntraced(span: Span | null): Promise<number> {
     let total = 0;
     for (;;) {
       const n = await db.transaction((tx) => repo.stampCommitted(tx, STAMP_BATCH));
       total += n;
       if (n < STAMP_BATCH) break;
     }
+    span?.setAttribute('cleaver.feed.stamped', total);
     if (total > 0) wakeReaders();
     return total;
   }

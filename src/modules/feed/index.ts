@@ -3,7 +3,7 @@
 // transaction (D36).
 
 export { type AsyncApiOptions, asyncApiDocument } from './feed-asyncapi.js';
-export { createFeedRelay, type FeedRelay, type FeedRelayHealth, subjectOf, wavesOf } from './feed-relay.js';
+export { createFeedRelay, type FeedRelay, type FeedRelayHealth, subjectOf } from './feed-relay.js';
 export { feedRoutes } from './feed-routes.js';
 export {
   FEED_DATA,

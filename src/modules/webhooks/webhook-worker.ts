@@ -3,6 +3,7 @@
 // signed, and each attempt's result is group-committed; a failed attempt is scheduled again (with
 // the receiver's Retry-After on 429/503) until the schedule runs out (FAILED). Delivery is at
 // least once; receivers dedupe on webhook-id (the occurrence id, the same on every retry).
+
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/db.js';
@@ -10,6 +11,7 @@ import { createLeasedWorker, type LeasedQueue } from '../../jobs/leased-worker.j
 import { throttledReport } from '../../jobs/throttled-report.js';
 import type { Clock } from '../../lib/clock.js';
 import type { LookupFn } from '../../lib/net/address-guard.js';
+import { currentTraceparent, SpanKind, traced } from '../../lib/tracing.js';
 import type { FeedRecorder } from '../feed/index.js';
 import { decideRetry as decideRetryAfterFailure, findSigningSecret, type SigningKeys } from './attempt-rules.js';
 import type { Outcome, WebhookMetrics } from './webhook-metrics.js';
@@ -177,6 +179,9 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
       return;
     }
     const headers = signDelivery(config.appId, row, secret, clock.now());
+    // Beside the Standard Webhooks headers: the delivery's span, in the order's trace.
+    const traceparent = currentTraceparent();
+    if (traceparent) headers.traceparent = traceparent;
     sender ??= newSender();
     const result = await sender.send(target, headers, row.body);
     const now = clock.now();
@@ -207,7 +212,20 @@ export function createWebhookWorker(deps: WebhookWorkerDeps) {
     async handle(row) {
       const token = claimed.get(row.id) as string;
       try {
-        await attempt(row, token);
+        // The delivery continues the trace of the change that recorded its event (tracing on).
+        await traced(
+          'webhook delivery',
+          (span) => {
+            span?.setAttributes({
+              'cleaver.delivery_id': row.id,
+              'cleaver.order_id': row.order_id,
+              'cleaver.event_type': row.event_type,
+              'cleaver.attempt': row.attempt_count,
+            });
+            return attempt(row, token);
+          },
+          { kind: SpanKind.PRODUCER, parent: row.traceparent },
+        );
       } finally {
         claimed.delete(row.id);
       }

@@ -2,8 +2,10 @@
 // attempt results, requeues and the operator's reads. Size: the statements share the column list
 // and the "waits for an earlier delivery of its order" clause, which must stay identical in the
 // claim and in the reads that explain a wait; endpoint health lives in its own file.
+
 import type { Db, Queryable } from '../../db/db.js';
 import { unnestParams } from '../../db/unnest.js';
+import { currentTraceparent } from '../../lib/tracing.js';
 
 export * from './endpoint-health-repository.js';
 
@@ -32,6 +34,8 @@ export interface DeliveryRow {
   created_at: Date;
   updated_at: Date;
   delivered_at: Date | null;
+  /** The trace the delivery continues (migration 0029), null while tracing was off. */
+  traceparent: string | null;
 }
 
 export interface ClaimedRow extends DeliveryRow {
@@ -53,7 +57,7 @@ export interface AttemptRow {
 
 const COLUMNS = `d.id, d.seq, d.merchant_id, d.order_id, d.occurrence_id, d.event_type, d.body, d.profile, d.status,
   d.attempt_count, d.next_attempt_at, d.lease_token, d.last_status_code, d.last_error, d.created_at,
-  d.updated_at, d.delivered_at`;
+  d.updated_at, d.delivered_at, d.traceparent`;
 
 /** An earlier delivery of the same order is still pending: this one waits (D11 ordering). */
 const WAITS_FOR_EARLIER = `EXISTS (SELECT 1 FROM webhook_deliveries e
@@ -95,12 +99,12 @@ export async function insertDelivery(
      ), ins AS (
        INSERT INTO webhook_deliveries
               (id, merchant_id, order_id, occurrence_id, event_type, body, profile, status, next_attempt_at,
-               created_at, updated_at)
+               created_at, updated_at, traceparent)
        SELECT $1, t.id, $3, $4, $5, CASE WHEN t.profile = 'opendelivery' THEN $7 ELSE $6 END, t.profile, 'PENDING',
               -- behind an earlier delivery of the order that waits for a retry: due no sooner
               GREATEST($8::timestamptz, (SELECT max(e.next_attempt_at) FROM webhook_deliveries e
                                           WHERE e.order_id = $3 AND e.status = 'PENDING' AND e.lease_token IS NULL)),
-              $8, $8
+              $8, $8, $10
          FROM target t
         WHERE NOT ($9::boolean AND t.profile = 'opendelivery')
        ON CONFLICT (occurrence_id) DO NOTHING
@@ -116,6 +120,9 @@ export async function insertDelivery(
       delivery.bodies.opendelivery,
       delivery.at,
       delivery.cleaverOnly,
+      // The trace of the change that recorded the event (null while tracing is off): the
+      // delivery continues it.
+      currentTraceparent(),
     ],
   );
   return rows.length > 0;
@@ -332,6 +339,15 @@ export async function listOrderDeliveries(db: Queryable, orderId: string): Promi
     [orderId],
   );
   return rows;
+}
+
+/** The trace each delivery of an order continues (those recorded while tracing was on). */
+export async function orderDeliveryTraces(db: Queryable, orderId: string): Promise<Map<string, string>> {
+  const { rows } = await db.query<{ id: string; traceparent: string }>(
+    'SELECT id, traceparent FROM webhook_deliveries WHERE order_id = $1 AND traceparent IS NOT NULL',
+    [orderId],
+  );
+  return new Map(rows.map((r) => [r.id, r.traceparent]));
 }
 
 export async function listAttempts(db: Queryable, deliveryIds: string[]): Promise<AttemptRow[]> {

@@ -172,6 +172,9 @@ export function createWebhooksService(deps: WebhooksDeps) {
       return toViews(db, await repo.listOrderDeliveries(db, orderId));
     },
 
+    /** The console's links from an order's deliveries to their traces: delivery id → traceparent. */
+    orderDeliveryTraces: (orderId: string) => repo.orderDeliveryTraces(db, orderId),
+
     /** POST /admin/v1/webhookDeliveries/{deliveryId}/retry: again now, same webhook-id. */
     async retryDelivery(deliveryId: string): Promise<DeliveryView> {
       const existing = await repo.findDelivery(db, deliveryId);
