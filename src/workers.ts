@@ -14,6 +14,7 @@ export interface RunningWorkers {
 const HOUR = 3_600_000;
 const PRESENCE_CHECK_MS = 30_000;
 const RETENTION_EVERY_MS = 60_000;
+const STATEMENTS_CLOSE_EVERY_MS = 60_000;
 
 /** Background work of one process (`--role worker` or `all`). Each worker is stoppable. */
 export async function startWorkers(services: Services): Promise<RunningWorkers> {
@@ -38,6 +39,10 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
   // Retention (D30): a few seconds of small batches every minute, in every worker process (the
   // batches of several workers do not collide: each statement picks its own rows).
   every(RETENTION_EVERY_MS, () => services.retention.runOnce(), throttledReport('retention'));
+
+  // D45: statements whose period ended are closed. Every worker process may run it: a closing
+  // locks its statements FOR UPDATE SKIP LOCKED, so each is closed exactly once.
+  every(STATEMENTS_CLOSE_EVERY_MS, () => services.statements.closeDue(), throttledReport('statements'));
 
   // The embedded database has no autovacuum: statistics and free space are kept up here.
   const upkeep = startEmbeddedUpkeep(services.db, { onError: throttledReport('embedded database upkeep') });

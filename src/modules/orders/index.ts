@@ -1,5 +1,6 @@
 // What other modules may use of orders (architecture.md#module-boundaries: never its tables directly).
 
+export { type OrderSettlementFigures, orderSettlementFigures } from './order-settlement.js';
 export {
   ORDER_STATUSES,
   type OrderStatus,
