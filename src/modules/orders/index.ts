@@ -1,6 +1,5 @@
 // What other modules may use of orders (architecture.md#module-boundaries: never its tables directly).
 
-export { type OrderSettlementFigures, orderSettlementFigures } from './order-settlement.js';
 export {
   ORDER_STATUSES,
   type OrderStatus,
@@ -26,4 +25,5 @@ export {
   WeighingView,
 } from './orders-schemas.js';
 export { createOrdersService, type OrdersService } from './orders-service.js';
+export { type OrderSettlementFigures, orderSettlementFigures } from './settlement-figures-repository.js';
 export { ORDERING_APP_VERSIONS, versionsRoutes } from './versions-routes.js';

@@ -3,14 +3,13 @@
 
 export { adminStatementsRoutes } from './admin-statements-routes.js';
 export { nextPeriod, type Period, periodContaining, SETTLEMENT_CYCLES, type SettlementCycle } from './periods.js';
-export { statementsRoutes } from './statements-routes.js';
-export { Statement, StatementLine, StatementTotals } from './statements-schemas.js';
 export {
-  createStatementsService,
   type LineView,
   parseSettlementSettings,
   type SettlementSettings,
-  type StatementsService,
   type StatementView,
-} from './statements-service.js';
+} from './statement-views.js';
+export { statementsRoutes } from './statements-routes.js';
+export { Statement, StatementLine, StatementTotals } from './statements-schemas.js';
+export { createStatementsService, type StatementsService } from './statements-service.js';
 export { commissionOn, NET_SIGN, TOTAL_FIELDS, type Totals, totalsOf } from './totals.js';

@@ -3,7 +3,7 @@
 // Amounts are the exact stored decimals (D9), never a float's rendering.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Decimal } from '../../lib/money.js';
-import type { LineView, StatementView } from './statements-service.js';
+import type { LineView, StatementView } from './statement-views.js';
 import { moneyText, TOTAL_FIELDS } from './totals.js';
 
 const field = (value: string | number | null): string => {

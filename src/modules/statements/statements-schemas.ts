@@ -1,7 +1,7 @@
 // The statements' shapes (D45) as TypeBox schemas: the POS's and the operators' answers, the
 // operator's bodies and queries.
 import { Type } from 'typebox';
-import { DateTime, Uuid } from '../../lib/schemas.js';
+import { DateTime, described, Uuid } from '../../lib/schemas.js';
 import { LINE_KINDS, STATEMENT_STATES } from './statements-repository.js';
 
 const money = (description: string) => Type.Number({ description });
@@ -51,7 +51,7 @@ export const StatementLine = Type.Object({
 });
 
 export const StatementWithLines = Type.Object({
-  statement: Statement,
+  statement: described(Statement, 'The statement, with its totals'),
   lines: Type.Array(StatementLine, { description: 'Oldest first' }),
 });
 

@@ -11,9 +11,16 @@ import { newId } from '../../lib/ids.js';
 import { Decimal } from '../../lib/money.js';
 import type { FeedInput } from '../feed/index.js';
 import { orderSettlementFigures } from '../orders/index.js';
-import { nextPeriod, SETTLEMENT_CYCLES, type SettlementCycle } from './periods.js';
+import { nextPeriod, type SettlementCycle } from './periods.js';
+import {
+  type LineView,
+  lineView,
+  type SettlementSettings,
+  type StatementView,
+  statementView,
+} from './statement-views.js';
 import * as repo from './statements-repository.js';
-import { commissionOn, moneyText, NET_SIGN, type Totals, totalsOf } from './totals.js';
+import { commissionOn, moneyText, type Totals, totalsOf } from './totals.js';
 
 export const DEFAULT_COMMISSION_PERCENT = '12';
 export const DEFAULT_SETTLEMENT_CYCLE: SettlementCycle = 'WEEKLY';
@@ -21,36 +28,6 @@ export const DEFAULT_SETTLEMENT_CYCLE: SettlementCycle = 'WEEKLY';
 const CLOSE_BATCH = 500;
 /** Largest adjustment an operator may enter (numeric(14,4)). */
 const MAX_ADJUSTMENT = new Decimal('9999999999.99');
-
-export interface SettlementSettings {
-  commissionPercent: number;
-  settlementCycle: SettlementCycle;
-}
-
-export interface StatementView {
-  id: string;
-  merchantId: string;
-  periodStart: string;
-  periodEnd: string;
-  state: repo.StatementState;
-  totals: Record<keyof Totals, number>;
-  currency: 'BRL';
-  closedAt: string | null;
-  paidAt: string | null;
-  paidReference: string | null;
-}
-
-export interface LineView {
-  id: string;
-  statementId: string;
-  kind: repo.LineKind;
-  value: number;
-  /** The value with the sign its kind has in net (D45). */
-  netEffect: number;
-  orderId: string | null;
-  reason: string | null;
-  occurredAt: string;
-}
 
 /** An event as the events module hands it to its listeners (kept structural: no import). */
 interface RecordedOrderEvent {
@@ -60,57 +37,6 @@ interface RecordedOrderEvent {
 }
 
 const statementNotFound = () => notFound('Statement not found');
-
-export function statementView(row: repo.StatementRow, totals: Totals): StatementView {
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    periodStart: row.period_start.toISOString(),
-    periodEnd: row.period_end.toISOString(),
-    state: row.state,
-    totals: Object.fromEntries(Object.entries(totals).map(([k, v]) => [k, Number(v)])) as StatementView['totals'],
-    currency: 'BRL',
-    closedAt: row.closed_at?.toISOString() ?? null,
-    paidAt: row.paid_at?.toISOString() ?? null,
-    paidReference: row.paid_reference,
-  };
-}
-
-export function lineView(row: repo.LineRow): LineView {
-  return {
-    id: row.id,
-    statementId: row.statement_id,
-    kind: row.kind,
-    value: Number(row.value),
-    netEffect: new Decimal(row.value).times(NET_SIGN[row.kind]).toNumber(),
-    orderId: row.order_id,
-    reason: typeof row.detail.reason === 'string' ? row.detail.reason : null,
-    occurredAt: row.occurred_at.toISOString(),
-  };
-}
-
-/** A settings change from a request, checked whole before anything is written (400 naming the field). */
-export function parseSettlementSettings(body: {
-  commissionPercent?: unknown;
-  settlementCycle?: unknown;
-}): { commissionPercent?: string; settlementCycle?: SettlementCycle } | undefined {
-  const { commissionPercent, settlementCycle } = body;
-  if (commissionPercent === undefined && settlementCycle === undefined) return undefined;
-  let percent: string | undefined;
-  if (commissionPercent !== undefined) {
-    if (typeof commissionPercent !== 'number' || !Number.isFinite(commissionPercent)) {
-      throw badRequest('commissionPercent must be a number');
-    }
-    const d = new Decimal(String(commissionPercent));
-    if (d.isNegative() || d.greaterThan(100)) throw badRequest('commissionPercent must be between 0 and 100');
-    if (d.decimalPlaces() > 2) throw badRequest('commissionPercent has more than 2 decimal places');
-    percent = d.toFixed();
-  }
-  if (settlementCycle !== undefined && !SETTLEMENT_CYCLES.includes(settlementCycle as SettlementCycle)) {
-    throw badRequest('settlementCycle must be DAILY or WEEKLY');
-  }
-  return { commissionPercent: percent, settlementCycle: settlementCycle as SettlementCycle | undefined };
-}
 
 export function createStatementsService(deps: {
   db: Db;
@@ -368,4 +294,5 @@ export function createStatementsService(deps: {
 }
 
 export type StatementsService = ReturnType<typeof createStatementsService>;
+export type { LineView, SettlementSettings, StatementView };
 export { moneyText };
