@@ -72,6 +72,7 @@ const onceOnly = [
   'test/cli/cli-orders.test.ts',
   'test/cli/cli-pos-orders.test.ts',
   'test/cli/cli-pos-requests.test.ts',
+  'test/cli/cli-pos-statements.test.ts',
   'test/cli/cli-trigger.test.ts',
   'test/cli/sandbox-demo.test.ts',
   'test/operators-access/cli-operators.test.ts',
