@@ -44,6 +44,7 @@ const postgresOnly = [
   'test/proof/outage.test.ts',
   'test/proof/worker-outage.test.ts',
   'test/proof/catalog-crash.test.ts',
+  'test/proof/statements-crash.test.ts',
   'test/proof/rate-limit-cold-start.test.ts',
   'test/feed/feed-relay-faults.test.ts',
 ];

@@ -42,7 +42,10 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
 
   // D45: statements whose period ended are closed. Every worker process may run it: a closing
   // locks its statements FOR UPDATE SKIP LOCKED, so each is closed exactly once.
-  every(STATEMENTS_CLOSE_EVERY_MS, () => services.statements.closeDue(), throttledReport('statements'));
+  // A worker (re)started after its periods ended closes them at once, not a minute later.
+  const reportStatements = throttledReport('statements');
+  services.statements.closeDue().catch(reportStatements);
+  every(STATEMENTS_CLOSE_EVERY_MS, () => services.statements.closeDue(), reportStatements);
 
   // The embedded database has no autovacuum: statistics and free space are kept up here.
   const upkeep = startEmbeddedUpkeep(services.db, { onError: throttledReport('embedded database upkeep') });
