@@ -44,6 +44,7 @@ const postgresOnly = [
   'test/proof/outage.test.ts',
   'test/proof/worker-outage.test.ts',
   'test/proof/catalog-crash.test.ts',
+  'test/proof/statements-crash.test.ts',
   'test/proof/rate-limit-cold-start.test.ts',
   'test/feed/feed-relay-faults.test.ts',
 ];
@@ -72,6 +73,7 @@ const onceOnly = [
   'test/cli/cli-orders.test.ts',
   'test/cli/cli-pos-orders.test.ts',
   'test/cli/cli-pos-requests.test.ts',
+  'test/cli/cli-pos-statements.test.ts',
   'test/cli/cli-trigger.test.ts',
   'test/cli/sandbox-demo.test.ts',
   'test/operators-access/cli-operators.test.ts',

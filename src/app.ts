@@ -37,6 +37,7 @@ import { onboardingRoutes } from './modules/merchants/index.js';
 import { auditRoutes, operatorsRoutes } from './modules/operators/index.js';
 import { ordersRoutes, versionsRoutes } from './modules/orders/index.js';
 import { operatorSandboxRoutes, posSandboxRoutes } from './modules/sandbox/index.js';
+import { adminStatementsRoutes, statementsRoutes } from './modules/statements/index.js';
 import { routeGroupOf } from './modules/usage/index.js';
 import { webhookForwardingRoutes } from './modules/webhooks/index.js';
 import { merchantAuth, useOperatorApiAuth } from './plugins/auth-hooks.js';
@@ -292,6 +293,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       if (sandbox) {
         await declared.register(webhookForwardingRoutes, { prefix: '/v1', forwarding: services.webhooks.forwarding });
       }
+      await declared.register(statementsRoutes, { prefix: '/v1', statements: services.statements });
       await declared.register(catalogRoutes, {
         catalog: services.catalog,
         uploadBodyLimit: config.bodyLimitBytes * CATALOG_UPLOAD_FACTOR,
@@ -320,6 +322,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         auth,
         lastCatalogSync: services.catalog.lastSync,
         usage: services.usage,
+        statements: services.statements,
       });
       await scope.register(adminCatalogRoutes, { merchants: services.merchants, catalog: services.catalog });
       await scope.register(adminLogisticsRoutes, { logisticsApps: services.logisticsApps });
@@ -335,6 +338,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       await scope.register(operatorsRoutes, { operators: services.operators, clock: services.clock });
       await scope.register(auditRoutes, { audit: services.audit });
       await scope.register(feedRoutes, { feed: services.feed });
+      await scope.register(adminStatementsRoutes, { statements: services.statements });
       if (sandbox) await scope.register(operatorSandboxRoutes, { sandbox });
       if (homologation) await scope.register(operatorHomologationRoutes, { homologation });
     },

@@ -27,6 +27,7 @@ import {
 import { createOrdersService, type WeighingListener } from './modules/orders/index.js';
 import { createRetention } from './modules/retention/index.js';
 import { createSandboxService } from './modules/sandbox/index.js';
+import { createStatementsService } from './modules/statements/index.js';
 import { createRequestLog, createUsageRecorder, createUsageService } from './modules/usage/index.js';
 import { createWebhooksService } from './modules/webhooks/index.js';
 import { createMetrics } from './plugins/metrics.js';
@@ -101,7 +102,9 @@ export function createServices(deps: CoreDeps) {
     feed: feed.record,
   });
   // Fan-out beyond polling: called inside each event's recording transaction (outbox, D10).
-  const eventListeners: EventListener[] = [webhooks.enqueueForEvent, feed.onOrderEvent];
+  // D45: an order that concludes is counted in its merchant's statement, in the same transaction.
+  const statements = createStatementsService({ db, clock, feed: feed.recordAll });
+  const eventListeners: EventListener[] = [webhooks.enqueueForEvent, feed.onOrderEvent, statements.onOrderEvent];
   if (deps.onEvent) eventListeners.push(deps.onEvent);
   const events = createEventsService({ db, clock, config, listeners: eventListeners, notices });
   // D38: called inside each weighing's transaction, as eventListeners are for events (the
@@ -209,6 +212,7 @@ export function createServices(deps: CoreDeps) {
     operators,
     operatorSessions,
     audit,
+    statements,
   };
 }
 

@@ -17,6 +17,7 @@ export interface RunningWorkers {
 const HOUR = 3_600_000;
 const PRESENCE_CHECK_MS = 30_000;
 const RETENTION_EVERY_MS = 60_000;
+const STATEMENTS_CLOSE_EVERY_MS = 60_000;
 
 /** Background work of one process (`--role worker` or `all`). Each worker is stoppable. */
 export async function startWorkers(services: Services): Promise<RunningWorkers> {
@@ -45,6 +46,13 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
     () => traced('retention pass', () => services.retention.runOnce()),
     throttledReport('retention'),
   );
+
+  // D45: statements whose period ended are closed. Every worker process may run it: a closing
+  // locks its statements FOR UPDATE SKIP LOCKED, so each is closed exactly once.
+  // A worker (re)started after its periods ended closes them at once, not a minute later.
+  const reportStatements = throttledReport('statements');
+  services.statements.closeDue().catch(reportStatements);
+  every(STATEMENTS_CLOSE_EVERY_MS, () => services.statements.closeDue(), reportStatements);
 
   // The embedded database has no autovacuum: statistics and free space are kept up here.
   const upkeep = startEmbeddedUpkeep(services.db, { onError: throttledReport('embedded database upkeep') });

@@ -19,7 +19,7 @@ import {
 } from './common.js';
 
 export const PLATFORM_HELP = `Usage:
-  cleaver platform tail [--after CURSOR] [--kinds order,merchant,catalog,webhook] [--merchant ID]
+  cleaver platform tail [--after CURSOR] [--kinds order,merchant,catalog,webhook,settlement] [--merchant ID]
                         [--once] [--json]
 
   Prints the platform feed (docs/platform-feed.md): every order event and every change of a
@@ -36,7 +36,7 @@ operator's.
 
 ${ADMIN_HELP}`;
 
-const KINDS = ['order', 'merchant', 'catalog', 'webhook'] as const;
+const KINDS = ['order', 'merchant', 'catalog', 'webhook', 'settlement'] as const;
 /** The long poll's wait: under the client's 30 s per-attempt timeout. */
 const WAIT_SEC = 25;
 /** The pause after the first failed read, doubled after each next one up to RETRY_MAX_MS. */

@@ -24,6 +24,7 @@ import {
 import { HOMOLOGATION_HELP, posHomologationCommand } from './pos-homologation-command.js';
 import { ORDER_ACTIONS, ORDERS_COMMAND_HELP, ORDERS_OPTIONS, posOrdersCommand } from './pos-order-commands.js';
 import { posRequestsCommand, posWebhooksCommand, REQUESTS_HELP, REQUESTS_OPTIONS } from './pos-requests-command.js';
+import { posStatementsCommand, STATEMENTS_HELP, STATEMENTS_OPTIONS } from './pos-statements-command.js';
 import { SPINNER } from './terminal.js';
 
 export const POS_COMMAND_HELP = `Usage:
@@ -44,6 +45,7 @@ export const POS_COMMAND_HELP = `Usage:
                                                   each batch after printing it (spec 4.13); --once polls
                                                   one time and exits
 ${REQUESTS_HELP}
+${STATEMENTS_HELP}
 ${HOMOLOGATION_HELP}
 
 ${POS_HELP}`;
@@ -221,6 +223,7 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
     ...flagOptions('wait', 'ack', 'once'),
     type: { type: 'string', multiple: true },
     ...REQUESTS_OPTIONS,
+    ...STATEMENTS_OPTIONS,
     ...ORDERS_OPTIONS,
   });
   const [sub, sub2, ...rest] = positionals;
@@ -236,6 +239,15 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
   const orderOption = Object.keys(ORDERS_OPTIONS).find((name) => values[name as keyof typeof values] !== undefined);
   if (orderOption) throw new UsageError(`--${orderOption} applies to "pos orders" only`);
   const noMore = (count: number, command: string) => noMoreArguments(positionals, count, command);
+  if (sub === 'statements') {
+    const other = OTHER_POS_OPTIONS.find((name) => values[name] !== undefined && name !== 'limit');
+    if (other) throw new UsageError(`--${other} does not apply to "pos statements"`);
+    return posStatementsCommand(io, positionals.slice(1), values);
+  }
+  const statementsOption = Object.keys(STATEMENTS_OPTIONS).find(
+    (name) => values[name as keyof typeof values] !== undefined,
+  );
+  if (statementsOption) throw new UsageError(`--${statementsOption} applies to "pos statements" only`);
   if (sub === 'requests' || sub === 'webhooks') {
     noMore(1, `pos ${sub}`);
     const allowed: string[] = sub === 'requests' ? Object.keys(REQUESTS_OPTIONS) : ['limit'];

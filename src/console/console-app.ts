@@ -41,6 +41,7 @@ import { operatorsPages } from './operators-pages.js';
 import { ordersPages } from './orders-pages.js';
 import { sandboxPages } from './sandbox-pages.js';
 import { createSessions, LOGIN_COOKIE, LOGIN_COOKIE_TTL_SEC, readCookie, SESSION_COOKIE } from './session.js';
+import { statementsPages } from './statements-pages.js';
 import { localizeTimes, rememberZone, zoneOf } from './time-zone.js';
 import { webhooksPages } from './webhooks-pages.js';
 
@@ -348,6 +349,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
   await app.register(ordersPages, { kit });
   await app.register(webhooksPages, { kit });
   await app.register(noticesPages, { kit });
+  await app.register(statementsPages, { kit });
   if (config.env === 'sandbox') await app.register(sandboxPages, { kit });
   const homologation = services.homologation;
   if (homologation) await app.register(homologationPages, { kit, homologation });

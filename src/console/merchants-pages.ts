@@ -387,5 +387,6 @@ async function extraMerchantSections(
   </dl>
   ${last?.moreInfo ? html`<p class="wrap">${String(last.moreInfo)}</p>` : ''}
   <p><a href="${path`/console/merchants/${m.id}/catalog`}">${mt.catalogLink}</a></p>
+  <p><a href="${path`/console/merchants/${m.id}/statements`}">${t.statements.link}</a></p>
 </section>`;
 }

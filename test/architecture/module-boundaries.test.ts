@@ -60,6 +60,9 @@ const OWNERS: Record<string, string> = {
   feed_items: 'feed',
   feed_stamper: 'feed',
   feed_relays: 'feed',
+  statement_settings: 'statements',
+  statements: 'statements',
+  statement_lines: 'statements',
 };
 
 /** Reads of another module's table, each argued in docs/adr/0004-module-boundaries.md. */

@@ -215,7 +215,24 @@ describe('every page in Portuguese', () => {
     expect(cut.statusCode).toBe(201);
     data.push('Maminha', 'Bife', 'Alho');
 
+    // A concluded order, counted in the merchant's statement (D45), for the statements' pages.
+    const concluded = await createSimpleOrder(t.app, merchant.merchantId, 'TAKEOUT');
+    for (const [url, payload, headers] of [
+      [
+        `/v1/orders/${concluded.id}/confirm`,
+        { createdAt: new Date().toISOString(), orderExternalCode: 'PDV-2' },
+        bearer(merchant.token),
+      ],
+      [`/admin/v1/orders/${concluded.id}/events`, { eventType: 'CONCLUDED' }, adminHeaders],
+    ] as const) {
+      expect((await t.app.inject({ method: 'POST', url, payload, headers })).statusCode).toBe(202);
+    }
+    const [statement] = (await t.services.statements.list({ merchantId: merchant.merchantId })).items;
+
     const pages: Array<[string, 'GET' | 'POST', Record<string, string>?]> = [
+      [`/console/merchants/${merchant.merchantId}/statements`, 'GET'],
+      [`/console/statements/${statement.id}`, 'GET'],
+      [`/console/statements/${statement.id}/paid`, 'POST', { paidOn: '2026-03-06', reference: 'PIX-1' }],
       ['/console/merchants', 'GET'],
       [`/console/merchants/${merchant.merchantId}`, 'GET'],
       [`/console/merchants/${merchant.merchantId}/keys/${merchant.keyId}`, 'GET'],

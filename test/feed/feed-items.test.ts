@@ -167,7 +167,7 @@ describe('reading the feed', () => {
     ['?limit=1001', 'limit must be <= 1000 (query)'],
     [
       '?kinds=order,orders',
-      'kinds must match pattern "^(order|merchant|catalog|webhook)(,(order|merchant|catalog|webhook))*$" (query)',
+      'kinds must match pattern "^(order|merchant|catalog|webhook|settlement)(,(order|merchant|catalog|webhook|settlement))*$" (query)',
     ],
     ['?wait=31', 'wait must be <= 30 (query)'],
     ['?merchantId=x', 'merchantId must be a uuid (query)'],

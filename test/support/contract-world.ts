@@ -93,6 +93,29 @@ async function orderAfter(actions: string[], extra: Json = {}, type = 'DELIVERY'
   return order.id;
 }
 
+/**
+ * D45: a statement of the test merchant, with one concluded order; `closed`: its period moved
+ * into the past (while it is OPEN, nothing refuses that) and closed by the closing pass.
+ */
+async function statementOf(closed: boolean): Promise<string> {
+  const orderId = await orderAfter(['confirm']);
+  await call('POST', `/admin/v1/orders/${orderId}/events`, { eventType: 'CONCLUDED' });
+  const { rows } = await t.database.db.query<{ statement_id: string }>(
+    `SELECT statement_id FROM statement_lines WHERE order_id = $1 AND kind = 'ORDER'`,
+    [orderId],
+  );
+  const statementId = rows[0]?.statement_id as string;
+  if (closed) {
+    await t.database.db.query(
+      `UPDATE statements SET period_start = period_start - interval '400 days', period_end = period_start - interval '399 days'
+        WHERE id = $1`,
+      [statementId],
+    );
+    await t.services.statements.closeDue();
+  }
+  return statementId;
+}
+
 /** The world each operation's example is sent into, by operationId. */
 async function targetOf(id: string): Promise<Target> {
   switch (id) {
@@ -194,6 +217,14 @@ async function targetOf(id: string): Promise<Target> {
       const token = await call('POST', `/admin/v1/operators/${(operator.json() as { id: string }).id}/tokens`, {});
       return { headers: () => bearer((token.json() as { token: string }).token) };
     }
+    case 'getV1FinancialStatementsByStatementId':
+    case 'getV1FinancialStatementsByStatementIdLines':
+    case 'getAdminV1StatementsByStatementId':
+    case 'getAdminV1StatementsByStatementIdLines':
+    case 'postAdminV1StatementsByStatementIdAdjustments':
+      return { params: { statementId: await statementOf(false) } };
+    case 'postAdminV1StatementsByStatementIdPaid':
+      return { params: { statementId: await statementOf(true) } };
     case 'postAdminV1MerchantsByMerchantIdProducts': {
       const category = await call('POST', `/admin/v1/merchants/${me.merchantId}/categories`, { name: 'Bovinos' });
       return { bind: { categoryId: (category.json() as { id: string }).id } };

@@ -39,6 +39,10 @@ import type {
   SandboxScenario,
   SandboxScenarioOptions,
   SandboxScenarioResult,
+  Statement,
+  StatementLine,
+  StatementPage,
+  StatementQuery,
   SyncStatus,
   TokenResponse,
   ValidatedCode,
@@ -186,6 +190,20 @@ export function createPosClient(options: PosClientOptions) {
     }
     throw toApiError(request.method, request.path, response);
   }
+
+  const statementPath = (statementId: string, tail?: string) =>
+    `/v1/financial/statements/${encodeURIComponent(statementId)}${tail ? `/${tail}` : ''}`;
+  const statementsPath = (query: StatementQuery) => {
+    const params = new URLSearchParams();
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) params.set(name, String(value));
+    const search = params.toString();
+    return `/v1/financial/statements${search ? `?${search}` : ''}`;
+  };
+  /** The `cursor` of a `Link: <…>; rel="next"` header, or null. */
+  const nextCursor = (link: string | null) => {
+    const target = link ? /<([^>]+)>;\s*rel="next"/.exec(link)?.[1] : undefined;
+    return target ? new URL(target, 'http://x').searchParams.get('cursor') : null;
+  };
 
   const orderPath = (orderId: string, action?: string) =>
     `/v1/orders/${encodeURIComponent(orderId)}${action ? `/${action}` : ''}`;
@@ -409,6 +427,36 @@ export function createPosClient(options: PosClientOptions) {
         idempotent: true,
       });
       return r.body as WebhookEndpointReport;
+    },
+
+    /** D45: the merchant's statements, newest period first; `next` from the answer's Link header. */
+    async listStatements(query: StatementQuery = {}): Promise<StatementPage> {
+      const r = await authorized({ method: 'GET', path: statementsPath(query), idempotent: true });
+      return { items: r.body as Statement[], next: nextCursor(r.headers.get('link')) };
+    },
+    /** D45: one statement with its totals. */
+    async getStatement(statementId: string): Promise<Statement> {
+      const r = await authorized({ method: 'GET', path: statementPath(statementId), idempotent: true });
+      return r.body as Statement;
+    },
+    /** D45: a statement and its lines, oldest first. */
+    async statementLines(statementId: string): Promise<{ statement: Statement; lines: StatementLine[] }> {
+      const r = await authorized({ method: 'GET', path: statementPath(statementId, 'lines'), idempotent: true });
+      return r.body as { statement: Statement; lines: StatementLine[] };
+    },
+    /**
+     * D45: the same reads as CSV for a spreadsheet (a header row, `.` as decimal point, UTF-8):
+     * `list` (one page of statements), `statement` (one row) or `lines`.
+     */
+    async statementsCsv(what: { list: StatementQuery } | { statement: string } | { lines: string }): Promise<string> {
+      const path =
+        'list' in what
+          ? statementsPath(what.list)
+          : 'statement' in what
+            ? statementPath(what.statement)
+            : statementPath(what.lines, 'lines');
+      const r = await authorized({ method: 'GET', path, headers: { accept: 'text/csv' }, idempotent: true });
+      return String(r.body ?? '');
     },
 
     /** Sandbox only (404 in production): the scenarios `playScenario` accepts. */

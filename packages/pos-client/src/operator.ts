@@ -123,7 +123,7 @@ export interface AuditFilter {
 export interface FeedItem {
   id: string;
   cursor: string;
-  kind: 'order' | 'merchant' | 'catalog' | 'webhook';
+  kind: 'order' | 'merchant' | 'catalog' | 'webhook' | 'settlement';
   type: string;
   merchantId: string;
   orderId?: string;

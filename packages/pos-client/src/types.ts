@@ -561,3 +561,61 @@ export interface WebhookEndpointReport {
     responseSnippet: string | null;
   }>;
 }
+
+/** A statement's totals in BRL (D45): net = gross + weighingAdjustments − cancellations − commission − collectedByMerchant + adjustments. */
+export interface StatementTotals {
+  gross: number;
+  weighingAdjustments: number;
+  cancellations: number;
+  commission: number;
+  collectedByMerchant: number;
+  adjustments: number;
+  net: number;
+}
+
+/** One period of the merchant's money (`GET /v1/financial/statements/{id}`, D45). */
+export interface Statement {
+  id: string;
+  merchantId: string;
+  periodStart: string;
+  periodEnd: string;
+  /** OPEN while the period runs; CLOSED once it ended (never changes again); PAID. */
+  state: 'OPEN' | 'CLOSED' | 'PAID';
+  totals: StatementTotals;
+  currency: 'BRL';
+  closedAt: string | null;
+  paidAt: string | null;
+  paidReference: string | null;
+}
+
+/** One line counted in a statement (D45). */
+export interface StatementLine {
+  id: string;
+  statementId: string;
+  kind: 'ORDER' | 'WEIGHING_ADJUSTMENT' | 'CANCELLATION' | 'COMMISSION' | 'COLLECTED_BY_MERCHANT' | 'ADJUSTMENT';
+  value: number;
+  /** What the line does to net: the value with its kind's sign. */
+  netEffect: number;
+  orderId: string | null;
+  reason: string | null;
+  occurredAt: string;
+}
+
+/** Which statements to list, newest period first. */
+export interface StatementQuery {
+  state?: Statement['state'];
+  /** Only periods that end after this instant (ISO 8601). */
+  from?: string;
+  /** Only periods that start before this instant (ISO 8601). */
+  to?: string;
+  /** The `next` of the previous page. */
+  cursor?: string;
+  /** 1–1000 (default 100). */
+  limit?: number;
+}
+
+export interface StatementPage {
+  items: Statement[];
+  /** The cursor of the next page, or null. */
+  next: string | null;
+}

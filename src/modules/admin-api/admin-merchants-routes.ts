@@ -9,6 +9,7 @@ import { errorResponses, NoContent, Uuid, withFieldDescriptions } from '../../li
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
 import type { SyncView } from '../catalog/index.js';
 import { type MerchantRow, type MerchantsService, webhookTargetOf } from '../merchants/index.js';
+import { parseSettlementSettings, type StatementsService } from '../statements/index.js';
 import { type KeyPresence, KeyUsage, type UsageService } from '../usage/index.js';
 import {
   CreatedIntegrationKey,
@@ -51,6 +52,8 @@ export interface OperatorMerchantsDeps {
   /** The last catalog sync of a merchant, supplied by the catalog module once it exists. */
   lastCatalogSync?: (merchantId: string) => Promise<Static<typeof SyncView> | null>;
   usage: Pick<UsageService, 'presenceOf' | 'usageOf'>;
+  /** D45: the merchant's commission and settlement cycle. */
+  statements: Pick<StatementsService, 'settingsOf' | 'updateSettings'>;
 }
 
 export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDeps> = async (app, deps) => {
@@ -122,7 +125,10 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
           auth.listIntegrationKeys(m.id),
           deps.lastCatalogSync ? deps.lastCatalogSync(m.id) : Promise.resolve(null),
         ]);
-        const presence = await deps.usage.presenceOf(keys.map((k) => k.id));
+        const [presence, settlement] = await Promise.all([
+          deps.usage.presenceOf(keys.map((k) => k.id)),
+          deps.statements.settingsOf(m.id),
+        ]);
         return {
           id: m.id,
           name: m.name,
@@ -149,6 +155,7 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
           })),
           lastCatalogSync,
           weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
+          ...settlement,
         };
       },
     }),
@@ -204,13 +211,15 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
       method: 'PATCH',
       url: '/merchants/:merchantId',
       access: { role: 'admin', auditAction: 'merchant.update' },
-      summary: 'Rename a merchant, switch its order-receiving status or set its weighing tolerance (D38)',
+      summary:
+        'Rename a merchant, switch its order-receiving status, set its weighing tolerance (D38) or its settlement (D45)',
       description:
         'Renames a merchant, switches whether it receives orders (status AVAILABLE or UNAVAILABLE; each ' +
         'switch is kept in the merchant’s history) or sets its weighing tolerance: how far, in percent of the ' +
         'ordered quantity, a weighed KG line may be from what the customer ordered (0 to 100, default 20). ' +
-        'Audited. Errors: 400 for an empty change or a tolerance outside 0–100 or with more than 2 decimals; ' +
-        '404.',
+        'Sets its settlement (D45): commissionPercent (0 to 100, default 12) and settlementCycle (DAILY or ' +
+        'WEEKLY, default WEEKLY). Audited. Errors: 400 for an empty change or a tolerance or commission outside ' +
+        '0–100 or with more than 2 decimals; 404.',
       schema: {
         tags: ['operator'],
         params: MerchantIdParams,
@@ -218,8 +227,17 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
         response: { 200: UpdatedMerchant, ...errorResponses(400, 401, 404) },
       },
       handler: async (request) => {
+        // D45: the settlement settings are checked whole before anything is written.
+        const settlement = parseSettlementSettings(request.body);
         const m = await merchants.updateMerchant(request.params.merchantId, request.body);
-        return { ...toMerchantSummary(m), weighingTolerancePercent: toNumber(m.weighing_tolerance_percent) };
+        const settings = settlement
+          ? await deps.statements.updateSettings(m.id, settlement)
+          : await deps.statements.settingsOf(m.id);
+        return {
+          ...toMerchantSummary(m),
+          weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
+          ...settings,
+        };
       },
     }),
   );

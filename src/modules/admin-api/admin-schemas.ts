@@ -113,6 +113,16 @@ export const MerchantDetail = Type.Object({
     minimum: 0,
     maximum: 100,
   }),
+  commissionPercent: Type.Number({
+    description:
+      "D45: the platform's commission on each concluded order, in percent (0 to 100, 2 decimals; default 12).",
+    minimum: 0,
+    maximum: 100,
+  }),
+  settlementCycle: Type.Enum(['DAILY', 'WEEKLY'], {
+    description:
+      'D45: how long a statement period is: a day or a week from Monday, America/Sao_Paulo (default WEEKLY).',
+  }),
 });
 
 export const CreateMerchantBody = Type.Object({
@@ -175,6 +185,18 @@ export const UpdateMerchantBody = Type.Object({
       maximum: 100,
     }),
   ),
+  commissionPercent: Type.Optional(
+    Type.Number({
+      description: "D45: the platform's commission on each concluded order, in percent (0 to 100, 2 decimals).",
+      minimum: 0,
+      maximum: 100,
+    }),
+  ),
+  settlementCycle: Type.Optional(
+    Type.Enum(['DAILY', 'WEEKLY'], {
+      description: 'D45: a statement per day or per week from Monday (America/Sao_Paulo).',
+    }),
+  ),
 });
 
 /** D38: the ± share of the ordered quantity a weighing may differ by. */
@@ -188,6 +210,16 @@ export const UpdatedMerchant = Type.Object({
     WeighingTolerancePercent,
     'How far a weighed KG line may be from the ordered quantity, ± in percent (0 to 100; default 20).',
   ),
+  commissionPercent: Type.Number({
+    description:
+      "D45: the platform's commission on each concluded order, in percent (0 to 100, 2 decimals; default 12).",
+    minimum: 0,
+    maximum: 100,
+  }),
+  settlementCycle: Type.Enum(['DAILY', 'WEEKLY'], {
+    description:
+      'D45: how long a statement period is: a day or a week from Monday, America/Sao_Paulo (default WEEKLY).',
+  }),
 });
 
 export const CreatedIntegrationKey = Type.Object({

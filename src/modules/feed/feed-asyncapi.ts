@@ -104,7 +104,8 @@ export function asyncApiDocument(options: AsyncApiOptions): Json {
       title: 'Cleaver platform feed',
       version: options.version,
       description:
-        'Everything that happens to orders, merchants, catalogs and webhook endpoints, in order (D36). ' +
+        'Everything that happens to orders, merchants, catalogs and webhook endpoints, and the closing of ' +
+        "merchants' statements (D45), in order (D36). " +
         `The same items are read over HTTP at ${options.publicUrl}/admin/v1/feed (cursor \`after\`, ` +
         `\`next\`, long poll \`wait\`, a token of the \`platform\` role) and, when the service has ` +
         `CLEAVER_NATS_URL, from the JetStream stream \`${options.stream}\` (subjects \`cleaver.>\`). ` +

@@ -3,7 +3,7 @@
 import { type TSchema, Type } from 'typebox';
 import { DateTime, Uuid } from '../../lib/schemas.js';
 
-export const FEED_KINDS = ['order', 'merchant', 'catalog', 'webhook'] as const;
+export const FEED_KINDS = ['order', 'merchant', 'catalog', 'webhook', 'settlement'] as const;
 export type FeedKind = (typeof FEED_KINDS)[number];
 
 const Price = Type.Object({ value: Type.Number(), currency: Type.String() });
@@ -133,6 +133,26 @@ export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
       "An operator added or removed a cut of a product (D37): `cuts` is the product's whole list now",
     ),
   },
+  settlement: {
+    STATEMENT_CLOSED: Loose(
+      {
+        statementId: Uuid(),
+        totals: Type.Object(
+          {
+            gross: Type.Number(),
+            weighingAdjustments: Type.Number(),
+            cancellations: Type.Number(),
+            commission: Type.Number(),
+            collectedByMerchant: Type.Number(),
+            adjustments: Type.Number(),
+            net: Type.Number(),
+          },
+          { description: 'BRL, as GET /admin/v1/statements/{statementId} shows them (D45)' },
+        ),
+      },
+      "A merchant's statement closed at the end of its period: it never changes again (D45)",
+    ),
+  },
   webhook: {
     ENDPOINT_HEALTH_CHANGED: Loose(
       { state: Type.String(), since: Type.Union([DateTime(), Type.Null()]), lastError: Type.Optional(Type.String()) },
@@ -184,8 +204,8 @@ export const FeedQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: FEED_LIMIT_MAX, default: 100 })),
   kinds: Type.Optional(
     Type.String({
-      pattern: '^(order|merchant|catalog|webhook)(,(order|merchant|catalog|webhook))*$',
-      description: 'A comma list of order, merchant, catalog, webhook',
+      pattern: `^(${FEED_KINDS.join('|')})(,(${FEED_KINDS.join('|')}))*$`,
+      description: `A comma list of ${FEED_KINDS.join(', ')}`,
     }),
   ),
   merchantId: Type.Optional(Uuid()),

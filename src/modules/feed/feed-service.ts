@@ -139,11 +139,27 @@ export function createFeedService(deps: { db: Db; clock: Clock; maxWaitSec?: num
       },
     ]);
 
+  /** Several items in one statement (D45: the statements one closing transaction closes). */
+  const recordAll = (tx: Queryable, items: FeedInput[]) =>
+    repo.insertItems(
+      tx,
+      items.map((item) => ({
+        id: newId(),
+        kind: item.kind,
+        type: item.type,
+        merchantId: item.merchantId,
+        orderId: item.orderId ?? null,
+        occurredAt: item.occurredAt ?? clock.now(),
+        data: item.data,
+      })),
+    );
+
   let stopListening: (() => Promise<void>) | null = null;
   let sweep: NodeJS.Timeout | null = null;
 
   return {
     record,
+    recordAll,
 
     /** The events module's listener: every order event becomes an `order` item (D36). */
     onOrderEvent: (tx: Queryable, event: FeedOrderEvent) =>

@@ -25,4 +25,5 @@ export {
   WeighingView,
 } from './orders-schemas.js';
 export { createOrdersService, type OrdersService } from './orders-service.js';
+export { type OrderSettlementFigures, orderSettlementFigures } from './settlement-figures-repository.js';
 export { ORDERING_APP_VERSIONS, versionsRoutes } from './versions-routes.js';

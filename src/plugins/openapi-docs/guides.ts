@@ -25,6 +25,13 @@ export const GUIDES: Guide[] = [
     lang: 'pt-BR',
   },
   { path: '/docs/events', file: 'events.md', title: 'Event catalog', lang: 'en' },
+  { path: '/docs/statements', file: 'guides/statements.md', title: 'Statements (for the bookkeeper)', lang: 'en' },
+  {
+    path: '/docs/statements/pt-BR',
+    file: 'guides/statements.pt-BR.md',
+    title: 'Extratos (para o contador)',
+    lang: 'pt-BR',
+  },
 ];
 
 function guideMarkdown(file: string): string {
