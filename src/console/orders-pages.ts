@@ -418,6 +418,14 @@ async function extraTimelineEntries(kit: ConsoleKit, ctx: PageContext, order: Or
         <details><summary>${o.body}</summary>${jsonBlock(u.body)}</details>`,
     });
   }
+  // D36: the feed is where a check of the delivery code, right or wrong, is recorded.
+  for (const c of await kit.services.feed.codeChecks(order.id)) {
+    entries.push({
+      at: c.at,
+      kind: 'code',
+      body: html`<strong>${o.codeChecked(c.valid, c.source)}</strong> ${badge(c.valid ? '✓' : '✗', c.valid ? 'ok' : 'warn')}`,
+    });
+  }
   const [deliveries, traces] = await Promise.all([
     kit.services.webhooks.listOrderDeliveries(order.id),
     kit.services.webhooks.orderDeliveryTraces(order.id),

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { completeOpenApi } from './openapi-docs/complete.js';
 import { GUIDES, guideHtml, landingHtml } from './openapi-docs/guides.js';
 import {
@@ -130,23 +130,40 @@ export async function registerOpenApi(
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   // The document is large and the same until the next deploy: built, hashed and compressed once,
   // sent compressed when the client accepts it, and answered 304 when the client has it already.
-  const serveDocument = (path: string, build: () => unknown) => {
-    let published: PublishedDocument | undefined;
-    app.get(path, { schema: { hide: true } }, async (request, reply) => {
-      published ??= publishDocument(JSON.stringify(build()));
-      reply
-        .header('etag', published.etag)
-        .header('cache-control', 'no-cache')
-        .header('vary', 'accept-encoding')
-        .type('application/json; charset=utf-8');
-      if (etagMatches(request.headers['if-none-match'], published.etag)) return reply.code(304).send();
-      const encoding = preferredEncoding(request.headers['accept-encoding']);
-      if (encoding) return reply.header('content-encoding', encoding).send(published[encoding]);
-      return reply.send(published.identity);
-    });
+  const sendPublished = (request: FastifyRequest, reply: FastifyReply, published: PublishedDocument) => {
+    reply
+      .header('etag', published.etag)
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept-encoding')
+      .type('application/json; charset=utf-8');
+    if (etagMatches(request.headers['if-none-match'], published.etag)) return reply.code(304).send();
+    const encoding = preferredEncoding(request.headers['accept-encoding']);
+    if (encoding) return reply.header('content-encoding', encoding).send(published[encoding]);
+    return reply.send(published.identity);
   };
-  serveDocument('/openapi.json', () => app.swagger());
-  if (asyncApi) serveDocument('/asyncapi.json', asyncApi);
+  let openApi: PublishedDocument | undefined;
+  const openApiDocument = () => {
+    openApi ??= publishDocument(JSON.stringify(app.swagger()));
+    return openApi;
+  };
+  const serveDocument = (path: string, published: () => PublishedDocument) => {
+    app.get(path, { schema: { hide: true } }, async (request, reply) => sendPublished(request, reply, published()));
+  };
+  serveDocument('/openapi.json', openApiDocument);
+  // The reference UI reads /docs/json, which its plugin serves as it is (637 KB, no ETag): the
+  // same published document answers it before that route runs, compressed and cached alike.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'GET' && request.url.split('?')[0] === '/docs/json') {
+      return sendPublished(request, reply, openApiDocument());
+    }
+  });
+  if (asyncApi) {
+    let published: PublishedDocument | undefined;
+    serveDocument('/asyncapi.json', () => {
+      published ??= publishDocument(JSON.stringify(asyncApi()));
+      return published;
+    });
+  }
   // The guides (docs/events.md, docs/guides/) as HTML, for people reading the reference at /docs.
   for (const guide of GUIDES) {
     let html: string | undefined;

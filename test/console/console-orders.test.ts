@@ -58,6 +58,29 @@ describe('orders', () => {
     expect(fragment.body).toMatch(/key-[0-9a-f]{8}: <span class="badge badge-ok">acknowledged<\/span> <time/);
   });
 
+  it('the timeline shows each check of the delivery code, right or wrong, and who checked', async () => {
+    const me = await createMerchant(t.app, 'Açougue Código');
+    const order = await createSimpleOrder(t.app, me.merchantId);
+    const check = (deliveryCode: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v1/orders/${order.id}/validateCode`,
+        headers: bearer(me.token),
+        payload: { deliveryCode },
+      });
+    expect((await check('0000')).statusCode).toBe(400);
+    expect((await check(order.deliveryCode)).statusCode).toBe(200);
+    const s = await login(t.app);
+    const page = await s.get(`/console/orders/${order.id}/timeline`);
+    expect(page.statusCode).toBe(200);
+    const wrong = page.body.indexOf('<strong>Delivery code checked: wrong (by the POS)</strong>');
+    const right = page.body.indexOf('<strong>Delivery code checked: right (by the POS)</strong>');
+    expect(wrong).toBeGreaterThan(0);
+    // Oldest first: the wrong try, then the right one.
+    expect(right).toBeGreaterThan(wrong);
+    expect(page.body).toContain('<span class="badge badge-muted">Delivery code</span>');
+  });
+
   it('plays the platform: customer cancellation, POS tracking, conclude', async () => {
     const me = await createMerchant(t.app);
     const order = await createSimpleOrder(t.app, me.merchantId);

@@ -27,40 +27,43 @@ const example400 = (op: Json) =>
   (((op.responses as Record<string, Json>)['400']?.content as Record<string, Json> | undefined)?.['application/json']
     ?.example ?? undefined) as { title: string; status: number } | undefined;
 
-describe('/openapi.json: compression and revalidation', () => {
+// /docs/json is what the reference page at /docs reads: the same document, served the same way.
+describe.each(['/openapi.json', '/docs/json'])('%s: compression and revalidation', (url) => {
   it('br, gzip or plain as accepted; the same document each way', async () => {
-    const plain = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    const plain = await t.app.inject({ method: 'GET', url });
     expect(plain.statusCode).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toBe('accept-encoding');
-    const br = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'gzip, br' } });
+    const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, br' } });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
     const gzip = await t.app.inject({
       method: 'GET',
-      url: '/openapi.json',
+      url,
       headers: { 'accept-encoding': 'gzip, deflate, br;q=0' },
     });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
     // Compression is the point: the document shrinks to a small part of its size.
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 5);
+    // One document at both addresses.
+    expect((await t.app.inject({ method: 'GET', url: '/openapi.json' })).body).toBe(plain.body);
   });
 
   it('ETag; If-None-Match with it is 304 without a body, with another tag 200', async () => {
-    const first = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    const first = await t.app.inject({ method: 'GET', url });
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^"[\w-]{32}"$/);
     expect(first.headers['cache-control']).toBe('no-cache');
     const again = await t.app.inject({
       method: 'GET',
-      url: '/openapi.json',
+      url,
       headers: { 'if-none-match': etag, 'accept-encoding': 'br' },
     });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
     expect(again.headers.etag).toBe(etag);
-    const other = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'if-none-match': '"old"' } });
+    const other = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': '"old"' } });
     expect(other.statusCode).toBe(200);
     expect(other.body).toBe(first.body);
   });

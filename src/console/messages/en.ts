@@ -418,7 +418,16 @@ export const en = {
     trackingUpdate: 'Tracking update',
     from: 'from',
     body: 'Body',
-    timelineKinds: { event: 'Event', tracking: 'POS', logistics: 'Logistics', webhook: 'Webhook', weighing: 'POS' },
+    timelineKinds: {
+      event: 'Event',
+      tracking: 'POS',
+      logistics: 'Logistics',
+      webhook: 'Webhook',
+      weighing: 'POS',
+      code: 'Delivery code',
+    },
+    codeChecked: (valid: boolean, source: string) =>
+      `Delivery code checked: ${valid ? 'right' : 'wrong'} (by ${source === 'logistics' ? 'the logistics partner' : 'the POS'})`,
     /** An event's metadata fields (D2) the timeline names in words; others keep their names. */
     metadata: {
       reason: 'reason',

@@ -401,7 +401,16 @@ export const ptBR: Messages = {
     trackingUpdate: 'Atualização de rastreio',
     from: 'de',
     body: 'Corpo',
-    timelineKinds: { event: 'Evento', tracking: 'PDV', logistics: 'Logística', webhook: 'Webhook', weighing: 'PDV' },
+    timelineKinds: {
+      event: 'Evento',
+      tracking: 'PDV',
+      logistics: 'Logística',
+      webhook: 'Webhook',
+      weighing: 'PDV',
+      code: 'Código de entrega',
+    },
+    codeChecked: (valid: boolean, source: string) =>
+      `Código de entrega conferido: ${valid ? 'certo' : 'errado'} (pelo ${source === 'logistics' ? 'parceiro de logística' : 'PDV'})`,
     metadata: {
       reason: 'motivo',
       code: 'código',

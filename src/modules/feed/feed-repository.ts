@@ -221,3 +221,16 @@ export async function pruneItems(
   );
   return rowCount;
 }
+
+/** An order's delivery-code checks, oldest first (migration 0024's partial index finds them). */
+export async function codeChecksOfOrder(
+  db: Queryable,
+  orderId: string,
+): Promise<Array<{ occurred_at: Date; data: { valid: boolean; source: string } }>> {
+  const { rows } = await db.query<{ occurred_at: Date; data: { valid: boolean; source: string } }>(
+    `SELECT occurred_at, data FROM feed_items
+      WHERE order_id = $1 AND type = 'DELIVERY_CODE_CHECKED' ORDER BY occurred_at, seq`,
+    [orderId],
+  );
+  return rows;
+}

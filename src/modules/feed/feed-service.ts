@@ -236,6 +236,14 @@ export function createFeedService(deps: { db: Db; clock: Clock; maxWaitSec?: num
     },
 
     headPosition: () => repo.headPosition(db),
+    /** The console's order timeline: each check of the order's delivery code, right or wrong, while the feed keeps it. */
+    async codeChecks(orderId: string): Promise<Array<{ at: string; valid: boolean; source: string }>> {
+      return (await repo.codeChecksOfOrder(db, orderId)).map((r) => ({
+        at: r.occurred_at.toISOString(),
+        valid: r.data.valid,
+        source: r.data.source,
+      }));
+    },
     relayRows: () => repo.relayRows(db),
     /** Retention (D36): one batch of items older than `before` that every relay has published. */
     async pruneOlderThan(before: Date, limit: number): Promise<number> {
