@@ -28,6 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+// biome-ignore lint/suspicious/noExplicitAny: answers of several shapes, checked by the assertions
 type Json = Record<string, any>;
 async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
