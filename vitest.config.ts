@@ -71,6 +71,7 @@ const onceOnly = [
   'test/cli/cli-operator.test.ts',
   'test/cli/cli-orders.test.ts',
   'test/cli/cli-pos-orders.test.ts',
+  'test/cli/cli-pos-weigh-label.test.ts',
   'test/cli/cli-pos-requests.test.ts',
   'test/cli/cli-trigger.test.ts',
   'test/cli/sandbox-demo.test.ts',

@@ -216,6 +216,8 @@ export interface OrderItem {
   quantity: number;
   /** Once the line is weighed (D38): the quantity the customer ordered. */
   orderedQuantity?: number;
+  /** D41: the scale label the line was weighed by. */
+  scaleLabel?: string;
   specialInstructions?: string;
   unitPrice: Price;
   originalPrice?: Price;
@@ -281,6 +283,8 @@ export interface Order {
   };
   /** D38: once weighed, what the platform settles of the prepaid part (+ charge, − refund). */
   weighingAdjustment?: Price;
+  /** D42: a weighing that asked the customer, and its decision. */
+  weighing?: OrderWeighing;
   delivery?: {
     deliveredBy: 'MERCHANT' | string;
     deliveryAddress: Address;
@@ -363,9 +367,48 @@ export const DEFAULT_WEIGHING_TOLERANCE_PERCENT = 20;
 export const WEIGHT_DECIMALS = 3;
 
 /** D38: one weighed line: its index in the order's items and the weighed kilograms. */
-export interface WeighedLine {
-  index: number;
-  quantity: number;
+/** D38: a line by its weighed kilograms; D41: or by the scale's EAN-13 label of the pack. */
+export type WeighedLine = { index: number; quantity: number } | { index: number; label: string };
+
+/** D38, D42: the weighing's answer: applied at once, or waiting for the customer's decision. */
+export interface WeighingAnswer {
+  weighingId: string;
+  state: 'APPLIED' | 'PENDING_APPROVAL';
+  /** PENDING_APPROVAL: when the merchant's default decision applies if none came. */
+  deadline?: string;
+}
+
+/** D42: the order's last weighing that asked the customer, and the decision once it came. */
+export interface OrderWeighing {
+  weighingId: string;
+  state: 'PENDING_APPROVAL' | 'ACCEPTED' | 'REJECTED' | 'LINES_REMOVED';
+  deadline: string;
+  lines: Array<{
+    index: number;
+    name: string;
+    orderedQuantity: number;
+    quantityBefore: number;
+    quantity: number;
+    totalPriceBefore: Price;
+    totalPriceAfter: Price;
+    outOfTolerance: boolean;
+    scaleLabel?: string;
+  }>;
+  itemsPriceBefore: Price;
+  itemsPriceAfter: Price;
+  decision?: 'ACCEPT' | 'REJECT' | 'REMOVE_LINES';
+  by?: 'platform' | 'deadline';
+  decidedAt?: string;
+  removedLines?: number[];
+}
+
+/** D41: how the shop's scales lay out their labels. */
+export interface ScaleLabelLayout {
+  prefix: string;
+  codeDigits: number;
+  value: 'WEIGHT' | 'PRICE';
+  valueDigits: number;
+  decimals: number;
 }
 
 /** D38: `POST /v1/orders/{orderId}/weighing`. */
