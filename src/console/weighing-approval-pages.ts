@@ -1,5 +1,7 @@
-// D42 in the console: the order page's panel of a weighing that asked the customer: while it
+// D41 and D42 in the console: the merchant page's scale label layouts and weighing policy, and
+// the order page's panel of a weighing that asked the customer: while it
 // waits, its deadline and each line before and after; once decided, the decision and by whom.
+import type { MerchantRow } from '../modules/merchants/index.js';
 import type { OrderWeighingState } from '../modules/orders/index.js';
 import { badge, type Html, html, time } from './html.js';
 import { money, quantity } from './i18n.js';
@@ -33,5 +35,25 @@ export function weighingApprovalPanel(ctx: PageContext, document: { weighing?: O
     )}</tbody>
   </table>
   <p class="small">${a.items} ${brl(w.itemsPriceBefore.value)} → ${brl(w.itemsPriceAfter.value)}</p>
+</section>`;
+}
+
+/** D41, D42: the merchant's scale label layouts (tried in order) and what a weighing off the tolerance does. */
+export function scaleLabelsPanel(ctx: PageContext, m: MerchantRow): Html {
+  const a = ctx.t.weighingApproval;
+  return html`<section aria-labelledby="scale-h" class="panel" id="scale-labels">
+  <h2 id="scale-h">${a.layoutsTitle}</h2>
+  ${
+    m.scale_label_layouts.length === 0
+      ? html`<p class="muted">${a.noLayouts}</p>`
+      : html`<table>
+    <thead><tr><th>${a.prefix}</th><th>${a.codeDigits}</th><th>${a.value}</th><th>${a.valueDigits}</th><th>${a.decimals}</th></tr></thead>
+    <tbody>${m.scale_label_layouts.map(
+      (l) =>
+        html`<tr><td data-label="${a.prefix}"><code>${l.prefix}</code></td><td data-label="${a.codeDigits}">${l.codeDigits}</td><td data-label="${a.value}">${a.values[l.value] ?? l.value}</td><td data-label="${a.valueDigits}">${l.valueDigits}</td><td data-label="${a.decimals}">${l.decimals}</td></tr>`,
+    )}</tbody>
+  </table>`
+  }
+  <p class="small">${a.policy(m.weighing_out_of_tolerance, m.weighing_approval_seconds, a.decisions[m.weighing_approval_default] ?? m.weighing_approval_default)}</p>
 </section>`;
 }

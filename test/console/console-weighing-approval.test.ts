@@ -11,6 +11,34 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+describe('the merchant page’s scale labels (D41, D42)', () => {
+  it('lists the layouts and the weighing policy, in both languages', async () => {
+    const me = await createMerchant(t.app, 'Açougue Etiqueta');
+    const s = await login(t.app);
+    const none = await s.get(`/console/merchants/${me.merchantId}`);
+    expect(none.body).toContain('No scale label layouts: the POS weighs by kilograms only.');
+    expect(none.body).toContain('Out of tolerance: the weighing is refused.');
+    await t.app.inject({
+      method: 'PUT',
+      url: '/v1/merchant/scaleLabelLayouts',
+      headers: bearer(me.token),
+      payload: [{ prefix: '2', codeDigits: 6, value: 'WEIGHT', valueDigits: 5, decimals: 3 }],
+    });
+    await t.app.inject({
+      method: 'PATCH',
+      url: `/admin/v1/merchants/${me.merchantId}`,
+      headers: adminHeaders,
+      payload: { weighingOutOfTolerance: 'ASK', weighingApprovalSeconds: 120 },
+    });
+    const page = await s.get(`/console/merchants/${me.merchantId}`);
+    expect(page.body).toContain('<td data-label="Value">weight (kg)</td>');
+    expect(page.body).toContain('Out of tolerance: the customer is asked, for 120 s; then: reject.');
+    const pt = await s.get(`/console/merchants/${me.merchantId}`, { cookie: 'cleaver_lang=pt-BR' });
+    expect(pt.body).toContain('Etiquetas de balança');
+    expect(pt.body).toContain('Fora da tolerância: o cliente é consultado por 120 s; depois: recusar.');
+  });
+});
+
 describe('the order page’s weighing out of tolerance (D42)', () => {
   it('shows it waiting with its deadline and lines, then the decision, in both languages', async () => {
     const me = await createMerchant(t.app, 'Açougue Pergunta');

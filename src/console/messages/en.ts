@@ -474,6 +474,18 @@ export const en = {
     },
   },
   weighingApproval: {
+    layoutsTitle: 'Scale labels',
+    noLayouts: 'No scale label layouts: the POS weighs by kilograms only.',
+    prefix: 'Prefix',
+    codeDigits: 'Code digits',
+    value: 'Value',
+    valueDigits: 'Value digits',
+    decimals: 'Decimals',
+    values: { WEIGHT: 'weight (kg)', PRICE: 'price (BRL)' } as Record<string, string>,
+    policy: (policy: string, seconds: number, fallback: string) =>
+      policy === 'ASK'
+        ? `Out of tolerance: the customer is asked, for ${seconds} s; then: ${fallback}.`
+        : 'Out of tolerance: the weighing is refused.',
     title: 'Weighing out of tolerance',
     states: {
       PENDING_APPROVAL: 'waiting for the customer',

@@ -456,6 +456,18 @@ export const ptBR: Messages = {
     },
   },
   weighingApproval: {
+    layoutsTitle: 'Etiquetas de balança',
+    noLayouts: 'Nenhum layout de etiqueta: o PDV pesa só por quilos.',
+    prefix: 'Prefixo',
+    codeDigits: 'Dígitos do código',
+    value: 'Valor',
+    valueDigits: 'Dígitos do valor',
+    decimals: 'Decimais',
+    values: { WEIGHT: 'peso (kg)', PRICE: 'preço (R$)' },
+    policy: (policy: string, seconds: number, fallback: string) =>
+      policy === 'ASK'
+        ? `Fora da tolerância: o cliente é consultado por ${seconds} s; depois: ${fallback}.`
+        : 'Fora da tolerância: a pesagem é recusada.',
     title: 'Pesagem fora da tolerância',
     states: {
       PENDING_APPROVAL: 'aguardando o cliente',
