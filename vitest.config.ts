@@ -72,6 +72,7 @@ const onceOnly = [
   'test/cli/cli-operator.test.ts',
   'test/cli/cli-orders.test.ts',
   'test/cli/cli-pos-orders.test.ts',
+  'test/cli/cli-pos-weigh-label.test.ts',
   'test/cli/cli-pos-requests.test.ts',
   'test/cli/cli-pos-statements.test.ts',
   'test/cli/cli-trigger.test.ts',

@@ -18,6 +18,8 @@ const HOUR = 3_600_000;
 const PRESENCE_CHECK_MS = 30_000;
 const RETENTION_EVERY_MS = 60_000;
 const STATEMENTS_CLOSE_EVERY_MS = 60_000;
+/** D42: how often the deadlines of weighings waiting for a decision are checked. */
+const WEIGHING_DEADLINES_EVERY_MS = 2_000;
 
 /** Background work of one process (`--role worker` or `all`). Each worker is stoppable. */
 export async function startWorkers(services: Services): Promise<RunningWorkers> {
@@ -78,6 +80,10 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
     () => traced('presence feed pass', () => services.usage.announcePresenceChanges()),
     throttledReport('presence feed'),
   );
+
+  // D42: a weighing whose deadline passed takes the merchant's default. Every worker process may
+  // run it: each decision is a compare-and-set, and the one that lost skips the weighing.
+  every(WEIGHING_DEADLINES_EVERY_MS, () => services.orders.decideDueWeighings(), throttledReport('weighing deadlines'));
 
   // Catalog uploads (D16): woken by NOTIFY, by the earliest lease expiry, and a slow sweep.
   await services.catalog.worker.start();

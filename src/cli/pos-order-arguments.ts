@@ -11,6 +11,7 @@ export const ORDERS_OPTIONS = {
   'out-of-stock': { type: 'string', multiple: true },
   'invalid-item': { type: 'string', multiple: true },
   line: { type: 'string', multiple: true },
+  label: { type: 'string', multiple: true },
 } as const;
 
 export type OrderOption = keyof typeof ORDERS_OPTIONS;
@@ -115,14 +116,30 @@ export function trackingInfo(values: Values): DeliveryTrackingInfo | undefined {
 
 /**
  * `--line INDEX=KG` (D38), as often as there are lines to weigh: INDEX the line's position in the
- * order's items (from 0), KG the weighed kilograms. The service checks the rest (KG lines only,
- * the tolerance, at most 3 decimals) and names the field when it refuses.
+ * order's items (from 0), KG the weighed kilograms; or `--line INDEX --label EAN13` (D41), the
+ * scale's label of the pack, each bare `--line` taking the next `--label`. The service checks the
+ * rest (KG lines only, the tolerance, at most 3 decimals, the label's rules) and names the field
+ * when it refuses.
  */
-export function weighedLines(values: Values): Array<{ index: number; quantity: number }> {
+export function weighedLines(
+  values: Values,
+): Array<{ index: number; quantity: number } | { index: number; label: string }> {
   const raw = (values.line as string[] | undefined) ?? [];
-  if (raw.length === 0)
-    throw new UsageError('pos orders weigh needs --line INDEX=KG (e.g. --line 0=0.94), once per line');
+  const labels = [...((values.label as string[] | undefined) ?? [])];
+  if (raw.length === 0) {
+    throw new UsageError(
+      'pos orders weigh needs --line INDEX=KG (e.g. --line 0=0.94) or --line INDEX --label EAN13, once per line',
+    );
+  }
+  const bare = raw.filter((text) => /^\s*\d+\s*$/.test(text)).length;
+  if (bare !== labels.length) {
+    throw new UsageError(
+      `each --line INDEX without =KG needs one --label EAN13: ${bare} such --line, ${labels.length} --label`,
+    );
+  }
   return raw.map((text) => {
+    const alone = /^\s*(\d+)\s*$/.exec(text);
+    if (alone) return { index: Number(alone[1]), label: (labels.shift() as string).trim() };
     const [, index, kg] = /^\s*(\d+)\s*=\s*(\d+(?:[.,]\d+)?)\s*$/.exec(text) ?? [];
     if (!index || !kg) throw new UsageError(`--line must be INDEX=KG such as 0=0.94, got "${text}"`);
     return { index: Number(index), quantity: Number(kg.replace(',', '.')) };

@@ -58,7 +58,9 @@ export const ORDERS_COMMAND_HELP = `Usage: cleaver pos orders ACTION ORDER_ID [o
                                      check the customer's code before handing over (spec 4.11);
                                      exit code 1 with "Invalid code provided" means do not hand over
   track ORDER_ID [tracking options]  send tracking of the delivery (spec 4.12)
-  weigh ORDER_ID --line INDEX=KG …   the scale's weight of KG lines (D38), e.g. --line 0=0.94 --line 2=1.305:
+  weigh ORDER_ID --line INDEX=KG …   the scale's weight of KG lines (D38), e.g. --line 0=0.94 --line 2=1.305,
+                                     or its label (D41): --line 0 --label 2010085025049; out of tolerance it
+                                     waits for the customer's decision (D42):
                                      INDEX is the line's position in the order's items (from 0); from
                                      CONFIRMED until ready or dispatched, within the merchant's tolerance
                                      (±20 % of the ordered quantity by default); prints the new totals
@@ -272,11 +274,16 @@ export const ORDER_ACTIONS: Record<string, Action> = {
     },
   },
   weigh: {
-    options: ['line', 'json-body'],
+    options: ['line', 'label', 'json-body'],
     async run(client, orderId, values) {
       const file = bodyFile(values);
-      const lines = file ? (file.items as Array<{ index: number; quantity: number }>) : weighedLines(values);
-      await client.weigh(orderId, lines);
+      const lines = file ? (file.items as ReturnType<typeof weighedLines>) : weighedLines(values);
+      const answer = await client.weigh(orderId, lines);
+      // D42: out of tolerance, the customer is asked: wait for the decision (or the deadline's default).
+      const decided =
+        answer.state === 'PENDING_APPROVAL'
+          ? await client.waitForWeighingDecision(orderId, answer.weighingId)
+          : undefined;
       // What the customer now pays: the lines weighed and the totals that followed (D38).
       const order = await client.getOrder(orderId);
       const weighed = lines.map((l) => {
@@ -287,20 +294,31 @@ export const ORDER_ACTIONS: Record<string, Action> = {
           quantity: item?.quantity,
           orderedQuantity: item?.orderedQuantity,
           totalPrice: item?.totalPrice?.value,
+          ...(item?.scaleLabel ? { scaleLabel: item.scaleLabel } : {}),
         };
       });
       const amount = order.total.orderAmount.value;
       const adjustment = order.weighingAdjustment?.value;
       const text = [
-        `weighed order ${orderId}:`,
+        ...(decided
+          ? [
+              `weighing ${answer.weighingId} was out of tolerance: the customer was asked until ${answer.deadline}`,
+              `  decision: ${decided.decision} by ${decided.by}${decided.removedLines ? ` (lines removed: ${decided.removedLines.join(', ')})` : ''}`,
+            ]
+          : []),
+        `${decided?.decision === 'REJECT' ? 'order (unchanged, weigh again)' : 'weighed order'} ${orderId}:`,
         ...weighed.map(
           (w) =>
-            `  line ${w.index} ${w.name}: ${w.quantity} kg (ordered ${w.orderedQuantity} kg) = ${w.totalPrice === undefined ? '?' : money(w.totalPrice)}`,
+            `  line ${w.index} ${w.name}: ${w.quantity} kg (ordered ${w.orderedQuantity ?? w.quantity} kg) = ${w.totalPrice === undefined ? '?' : money(w.totalPrice)}` +
+            (w.scaleLabel ? ` [label ${w.scaleLabel}]` : ''),
         ),
         `  order amount ${money(amount)}${adjustment !== undefined ? `; weighing adjustment ${money(adjustment)} (the platform settles it)` : ''}`,
       ].join('\n');
       return done(orderId, 'weigh', text, {
         body: { items: lines },
+        weighingId: answer.weighingId,
+        state: decided?.state ?? answer.state,
+        ...(decided ? { decision: decided.decision, by: decided.by } : {}),
         lines: weighed,
         orderAmount: amount,
         ...(adjustment !== undefined ? { weighingAdjustment: adjustment } : {}),

@@ -25,6 +25,7 @@ import { number, percent } from './i18n.js';
 import { csrfField, type PageContext, page } from './layout.js';
 import { noticeList } from './notices-pages.js';
 import { type EndpointHealth, endpointAdvice, endpointBadge, endpointFacts } from './webhooks-pages.js';
+import { scaleLabelsPanel } from './weighing-approval-pages.js';
 import { choice, merchantIdOf, oneOf, pager, searchText, statusBadge, syncSummary } from './widgets.js';
 
 /** Merchants per page: each row reads its keys and last sync. */
@@ -188,6 +189,7 @@ ${registered && health ? endpointAdvice(t, health) : ''}
   </dl>
 </section>
 ${keysSection(ctx, m, keys, admin)}
+${scaleLabelsPanel(ctx, m)}
 ${await noticesSection(ctx, m)}
 ${await extraMerchantSections(kit, ctx, m, health)}
 ${await homologationSection(kit, request, m.id, keys)}`;

@@ -22,6 +22,7 @@ import { csrfField, type PageContext, page } from './layout.js';
 import type { Messages } from './messages/en.js';
 import { traceLink } from './trace-link.js';
 import { attemptsTable, deliveryBadge, deliveryRank } from './webhooks-pages.js';
+import { weighingApprovalPanel } from './weighing-approval-pages.js';
 import { choice, codeBadge, filteredList, merchantFilterForm, oneOf, pager, searchText } from './widgets.js';
 
 type OrderRow = Awaited<ReturnType<ConsoleKit['services']['orders']['getAnyOrder']>>;
@@ -308,6 +309,7 @@ ${merchantId ? html`<p>${o.ordersOf} <a href="${path`/console/merchants/${mercha
     ${adjustmentRow(ctx, doc)}
   </dl>
 </section>
+${weighingApprovalPanel(ctx, doc)}
 <section aria-labelledby="act-h" class="panel" id="actions">
   <h2 id="act-h">${o.actionsHeading}</h2>
   ${actions(ctx, order)}

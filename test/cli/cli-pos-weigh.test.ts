@@ -73,6 +73,8 @@ describe('cleaver pos orders weigh', { timeout: 120_000 }, () => {
     const json = await pos('weigh', order.id, '--line', '1=1,05', '--json');
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({
+      weighingId: expect.any(String),
+      state: 'APPLIED',
       orderId: order.id,
       action: 'weigh',
       accepted: true,

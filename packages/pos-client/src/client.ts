@@ -33,6 +33,7 @@ import type {
   OnboardingRequest,
   Order,
   OrderEventType,
+  OrderWeighing,
   RequestCancellationRequest,
   RequestLogPage,
   RequestLogQuery,
@@ -48,6 +49,7 @@ import type {
   ValidatedCode,
   WebhookEndpointReport,
   WeighedLine,
+  WeighingAnswer,
 } from './types.js';
 
 export interface PosClientOptions extends HttpOptions {
@@ -359,13 +361,37 @@ export function createPosClient(options: PosClientOptions) {
      * and nothing is applied. Weighing the same lines again replaces the earlier weights, so a
      * resend after a broken connection changes nothing: it is resent freely.
      */
-    async weigh(orderId: string, lines: WeighedLine[]): Promise<void> {
-      await authorized({
+    async weigh(orderId: string, lines: WeighedLine[]): Promise<WeighingAnswer> {
+      const r = await authorized({
         method: 'POST',
         path: orderPath(orderId, 'weighing'),
         body: { items: lines },
         idempotent: true,
       });
+      return r.body as WeighingAnswer;
+    },
+    /**
+     * D42: waits for the decision on a weighing that asked the customer (PENDING_APPROVAL),
+     * reading the order every `pollMs` (default 2 s) until its `weighing` is decided; resolves
+     * with it. The deadline's default always comes, so the wait ends by the deadline, plus a
+     * margin for the platform's worker (`timeoutMs`, default: until the deadline + 30 s).
+     */
+    async waitForWeighingDecision(
+      orderId: string,
+      weighingId: string,
+      options: { pollMs?: number; timeoutMs?: number } = {},
+    ): Promise<OrderWeighing> {
+      const pollMs = options.pollMs ?? 2_000;
+      let giveUpAt = options.timeoutMs !== undefined ? Date.now() + options.timeoutMs : undefined;
+      for (;;) {
+        const weighing = (await getOrder(orderId)).weighing;
+        if (weighing && weighing.weighingId === weighingId && weighing.state !== 'PENDING_APPROVAL') return weighing;
+        giveUpAt ??= weighing ? Date.parse(weighing.deadline) + 30_000 : Date.now() + 330_000;
+        if (Date.now() >= giveUpAt) {
+          throw new Error(`weighing ${weighingId} of order ${orderId} was not decided in time`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, pollMs));
+      }
     },
     /** Spec 4.11: 400 `Invalid code provided` means do not hand the order over. A check: resent freely. */
     async validateCode(orderId: string, deliveryCode: string): Promise<ValidatedCode> {

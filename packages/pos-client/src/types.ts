@@ -33,6 +33,23 @@ export interface IntegrationConfig {
 export type Availability = 'AVAILABLE' | 'UNAVAILABLE';
 export type ProductUnit = 'KG' | 'UN';
 
+/** KG limits of an ordered quantity (D42): kilograms with at most 3 decimals. */
+export interface WeightLimits {
+  min: number;
+  max: number;
+  /** Ordered quantities are min + a whole number of steps. */
+  step: number;
+}
+
+/** A product's butcher fields (D41, D42, D44); each is updated when given and kept when absent. */
+export interface ProductTradeFields {
+  /** The product's code on the scale's labels: 1 to 6 digits (D41). */
+  scaleCode?: string;
+  weight?: WeightLimits;
+  /** Least hours between intake and a scheduled order's slot, at most 2 decimals (D44). */
+  leadTimeHours?: number;
+}
+
 /** Spec 4.3, entityType MERCHANT: one store with its categories, offers and items. */
 export interface CatalogMerchantObject {
   /** The store id in the POS. */
@@ -51,21 +68,23 @@ export interface CatalogMerchantObject {
     price: { value: number };
     status?: Availability;
   }>;
-  items: Array<{
-    id: string;
-    name: string;
-    description?: string;
-    externalCode?: string;
-    ean?: string;
-    unit?: ProductUnit;
-    serving?: number;
-    nutritionalInfo?: Record<string, unknown>;
-    image?: { url: string };
-  }>;
+  items: Array<
+    {
+      id: string;
+      name: string;
+      description?: string;
+      externalCode?: string;
+      ean?: string;
+      unit?: ProductUnit;
+      serving?: number;
+      nutritionalInfo?: Record<string, unknown>;
+      image?: { url: string };
+    } & ProductTradeFields
+  >;
 }
 
 /** D18: flat ITEM entries update existing products only. */
-export interface CatalogItemObject {
+export interface CatalogItemObject extends ProductTradeFields {
   id: string;
   ean?: string;
   externalCode?: string;
@@ -123,8 +142,8 @@ export interface MerchantCategory {
   productsId: string[];
 }
 
-/** Spec 2.5. */
-export interface MerchantProduct {
+/** Spec 2.5; the trade fields (D41, D42, D44) only when set. */
+export interface MerchantProduct extends ProductTradeFields {
   id: string;
   pdv_external_id: string | null;
   name: string;
@@ -201,6 +220,8 @@ export interface OrderItem {
   quantity: number;
   /** Once the line is weighed (D38): the quantity the customer ordered. */
   orderedQuantity?: number;
+  /** D41: the scale label the line was weighed by. */
+  scaleLabel?: string;
   specialInstructions?: string;
   unitPrice: Price;
   originalPrice?: Price;
@@ -266,6 +287,8 @@ export interface Order {
   };
   /** D38: once weighed, what the platform settles of the prepaid part (+ charge, − refund). */
   weighingAdjustment?: Price;
+  /** D42: a weighing that asked the customer, and its decision. */
+  weighing?: OrderWeighing;
   delivery?: {
     deliveredBy: 'MERCHANT' | string;
     deliveryAddress: Address;
@@ -348,9 +371,48 @@ export const DEFAULT_WEIGHING_TOLERANCE_PERCENT = 20;
 export const WEIGHT_DECIMALS = 3;
 
 /** D38: one weighed line: its index in the order's items and the weighed kilograms. */
-export interface WeighedLine {
-  index: number;
-  quantity: number;
+/** D38: a line by its weighed kilograms; D41: or by the scale's EAN-13 label of the pack. */
+export type WeighedLine = { index: number; quantity: number } | { index: number; label: string };
+
+/** D38, D42: the weighing's answer: applied at once, or waiting for the customer's decision. */
+export interface WeighingAnswer {
+  weighingId: string;
+  state: 'APPLIED' | 'PENDING_APPROVAL';
+  /** PENDING_APPROVAL: when the merchant's default decision applies if none came. */
+  deadline?: string;
+}
+
+/** D42: the order's last weighing that asked the customer, and the decision once it came. */
+export interface OrderWeighing {
+  weighingId: string;
+  state: 'PENDING_APPROVAL' | 'ACCEPTED' | 'REJECTED' | 'LINES_REMOVED';
+  deadline: string;
+  lines: Array<{
+    index: number;
+    name: string;
+    orderedQuantity: number;
+    quantityBefore: number;
+    quantity: number;
+    totalPriceBefore: Price;
+    totalPriceAfter: Price;
+    outOfTolerance: boolean;
+    scaleLabel?: string;
+  }>;
+  itemsPriceBefore: Price;
+  itemsPriceAfter: Price;
+  decision?: 'ACCEPT' | 'REJECT' | 'REMOVE_LINES';
+  by?: 'platform' | 'deadline';
+  decidedAt?: string;
+  removedLines?: number[];
+}
+
+/** D41: how the shop's scales lay out their labels. */
+export interface ScaleLabelLayout {
+  prefix: string;
+  codeDigits: number;
+  value: 'WEIGHT' | 'PRICE';
+  valueDigits: number;
+  decimals: number;
 }
 
 /** D38: `POST /v1/orders/{orderId}/weighing`. */

@@ -9,4 +9,5 @@ export {
   type OnboardingInput,
 } from './merchants-service.js';
 export { IntegrationConfigSchema, onboardingRoutes } from './onboarding-routes.js';
+export { LAYOUTS_DESCRIPTION, scaleLabelRoutes } from './scale-label-routes.js';
 export { webhookTargetOf } from './webhook-address.js';

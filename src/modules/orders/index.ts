@@ -21,9 +21,12 @@ export {
   OperatorOrder,
   OperatorOrderSummary,
   Order,
+  OrderWeighingView,
   TrackingBody,
+  WeighingDecisionBody,
   WeighingView,
 } from './orders-schemas.js';
-export { createOrdersService, type OrdersService } from './orders-service.js';
+export { createOrdersService, type OrdersService, type PendingWeighingAnswer } from './orders-service.js';
 export { type OrderSettlementFigures, orderSettlementFigures } from './settlement-figures-repository.js';
 export { ORDERING_APP_VERSIONS, versionsRoutes } from './versions-routes.js';
+export type { DecisionListener, OrderWeighingState } from './weighing-approval-writes.js';

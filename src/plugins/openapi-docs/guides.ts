@@ -32,6 +32,14 @@ export const GUIDES: Guide[] = [
     title: 'Extratos (para o contador)',
     lang: 'pt-BR',
   },
+  // D41: the butcher's guide to scale labels.
+  { path: '/docs/scale-labels', file: 'guides/scale-labels.md', title: 'Scale labels', lang: 'en' },
+  {
+    path: '/docs/scale-labels/pt-BR',
+    file: 'guides/scale-labels.pt-BR.md',
+    title: 'Etiquetas de balança',
+    lang: 'pt-BR',
+  },
 ];
 
 function guideMarkdown(file: string): string {
