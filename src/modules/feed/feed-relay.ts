@@ -10,6 +10,9 @@
 // during a pass, and spares the pass its own stamping. While NATS is away nothing moves: the
 // backlog waits in feed_items (retention keeps what the relay has not published) and leaves in
 // order when the broker is back.
+// Size: one relay's life in one closure (connection, stream, passes, health); the per-merchant
+// ordering of publishes is its own module (merchant-ordered-publish.ts), the stream's creation
+// and replication too (feed-stream.ts).
 import { connect, headers, type JetStreamClient, type NatsConnection } from 'nats';
 import { Gauge, type Registry } from 'prom-client';
 import type { Db } from '../../db/db.js';
