@@ -4,12 +4,14 @@
 // runs them. Each language's test compiles its client, runs its example's whole order flow, and
 // hands the webhooks the service really delivered to its verifier.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { expect } from 'vitest';
 import { createOperatorClient, createPosClient, type OperatorClient } from '../../packages/pos-client/src/index.js';
 import { type RunningApp, startApp, startAppWorkers } from '../../packages/pos-client/test/support.js';
+import { ROOT } from '../cli/run-cli.js';
 import { ADMIN_TOKEN, createMerchant, type MerchantCredentials } from '../support/test-app.js';
 import { type ReceivedRequest, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -165,4 +167,118 @@ export function writeNotification(dir: string, name: string, request: ReceivedRe
       .join(''),
   );
   return { bodyFile, headersFile };
+}
+
+/**
+ * A language's example, given its compiled command, taken through a whole order flow: its output
+ * shows every step in order, and the service shows the order weighed (by the label where this
+ * build has labels), dispatched, and none of its events left pending.
+ */
+export async function expectWholeOrderFlow(world: ClientWorld, shop: ButcherShop, command: string, args: string[]) {
+  const order = await placeOrder(world, shop);
+  const { code, output } = await runProgram(command, args, exampleEnv(world, shop));
+  expect(code, output).toBe(0);
+  const steps = [
+    'token: obtained',
+    'product: Picanha (KG) cut bife=Bife',
+    `event: CREATED order ${order.id}`,
+    `order: ${order.displayId} DELIVERY CREATED`,
+    '  item 0: Picanha 2.5 KG BRL 30.48 Bife – Alho',
+    'confirmed',
+    `weighed: item 0 2.504 kg (ordered 2.5) BRL 30.52 label ${shop.labels ? SCALE_LABEL : ''}`,
+    'ready for pickup',
+    'dispatched',
+    'acknowledged: ',
+    `request log: POST /v1/orders/${order.id}/dispatch 202`,
+    `order flow complete: ${order.id} DISPATCHED (token requests: 1)`,
+  ];
+  let from = 0;
+  for (const step of steps) {
+    const at = output.indexOf(step, from);
+    expect(at, `"${step}" after position ${from} of:\n${output}`).toBeGreaterThanOrEqual(0);
+    from = at + step.length;
+  }
+
+  const after = await world.op.getOrder(order.id);
+  expect(after.lastEvent).toBe('DISPATCHED');
+  expect(after.items[0]).toMatchObject({ quantity: 2.504, orderedQuantity: 2.5, totalPrice: { value: 30.52 } });
+  if (shop.labels) expect(after.items[0]).toMatchObject({ scaleLabel: SCALE_LABEL });
+  const pos = createPosClient({
+    baseUrl: world.server.url,
+    clientId: shop.merchant.merchantId,
+    clientSecret: shop.merchant.clientSecret,
+  });
+  expect(await pos.pollEvents()).toEqual([]);
+}
+
+/**
+ * A language's verifier (`<command> <args> <secret> <body file> <headers file>`) given the webhook
+ * the service delivered for a new order: accepted with both schemes and with Standard Webhooks
+ * alone; refused with a tampered body (each scheme) or another secret.
+ */
+export async function expectVerifierOnRealDelivery(
+  world: ClientWorld,
+  shop: ButcherShop,
+  dir: string,
+  command: string,
+  args: string[],
+) {
+  const order = await placeOrder(world, shop);
+  const delivered = await deliveredCreated(world, order.id);
+  const verify = (secret: string, files: { bodyFile: string; headersFile: string }) =>
+    runProgram(command, [...args, secret, files.bodyFile, files.headersFile]);
+  const secret = shop.merchant.clientSecret;
+
+  const genuine = writeNotification(dir, `genuine-${order.id}`, delivered);
+  expect(await verify(secret, genuine)).toEqual({
+    code: 0,
+    output: `valid x-app-signature,standard-webhooks CREATED ${order.id}\n`,
+  });
+  const tampered = writeNotification(
+    dir,
+    `tampered-${order.id}`,
+    delivered,
+    delivered.body.replace('CREATED', 'CANCELLED'),
+  );
+  expect(await verify(secret, tampered)).toEqual({
+    code: 1,
+    output: 'refused: X-App-Signature does not match the body\n',
+  });
+  expect(await verify('cs_another-secret', genuine)).toEqual({
+    code: 1,
+    output: 'refused: X-App-Signature does not match the body\n',
+  });
+
+  // The Standard Webhooks signature alone (a receiver that drops X-App-Signature) decides the same way.
+  const { 'x-app-signature': _, ...standardOnly } = delivered.headers;
+  const standard = writeNotification(dir, `standard-${order.id}`, { ...delivered, headers: standardOnly });
+  expect(await verify(secret, standard)).toEqual({ code: 0, output: `valid standard-webhooks CREATED ${order.id}\n` });
+  const standardTampered = writeNotification(
+    dir,
+    `standard-tampered-${order.id}`,
+    { ...delivered, headers: standardOnly },
+    `${delivered.body} `,
+  );
+  expect(await verify(secret, standardTampered)).toEqual({
+    code: 1,
+    output: 'refused: webhook-signature does not match the body\n',
+  });
+}
+
+/** A language's checks program: every shared signature vector, and token reuse and renewal. */
+export async function expectChecksPass(world: ClientWorld, shop: ButcherShop, command: string, args: string[]) {
+  const vectorsFile = join(ROOT, 'clients/signature-vectors.json');
+  const vectors = JSON.parse(readFileSync(vectorsFile, 'utf8')) as { cases: unknown[] };
+  const { code, output } = await runProgram(command, [
+    ...args,
+    vectorsFile,
+    world.server.url,
+    shop.merchant.merchantId,
+    shop.merchant.clientSecret,
+  ]);
+  expect(code, output).toBe(0);
+  expect(output.match(/^ok: signature vector: /gm)).toHaveLength(vectors.cases.length);
+  expect(output).toContain('ok: an unknown event type is kept as written');
+  expect(output).toContain('ok: renewed 299 s before expiry');
+  expect(output).toContain('ok: the renewed token is used');
 }
