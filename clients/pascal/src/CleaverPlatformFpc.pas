@@ -31,7 +31,7 @@ function Base64Decode(const S: string): TBytes;
 
 /// Bytes of a string as UTF-8, and back.
 function Utf8Bytes(const S: string): TBytes;
-function Utf8String(const Bytes: TBytes): string;
+function Utf8Text(const Bytes: TBytes): string;
 
 function UnixNowSeconds: Int64;
 /// The current UTC time as ISO 8601 with milliseconds (`2026-12-07T22:00:00.000Z`).
@@ -230,7 +230,7 @@ begin
   if Length(S) > 0 then Move(S[1], Result[0], Length(S));
 end;
 
-function Utf8String(const Bytes: TBytes): string;
+function Utf8Text(const Bytes: TBytes): string;
 begin
   SetLength(Result, Length(Bytes));
   if Length(Bytes) > 0 then Move(Bytes[0], Result[1], Length(Bytes));

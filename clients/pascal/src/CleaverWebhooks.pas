@@ -161,7 +161,7 @@ begin
   if Result.Schemes = '' then
     raise ECleaverWebhookError.Create('the notification carries no signature');
   try
-    Json := ParseJson(Utf8String(Body));
+    Json := ParseJson(Utf8Text(Body));
   except
     raise ECleaverWebhookError.Create('the body is not JSON');
   end;

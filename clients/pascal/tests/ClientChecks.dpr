@@ -52,7 +52,7 @@ begin
   finally
     Stream.Free;
   end;
-  Result := Utf8String(Bytes);
+  Result := Utf8Text(Bytes);
 end;
 
 function FakeClock: Int64;
