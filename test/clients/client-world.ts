@@ -284,3 +284,49 @@ export async function expectChecksPass(world: ClientWorld, shop: ButcherShop, co
   expect(output).toContain('ok: renewed 299 s before expiry');
   expect(output).toContain('ok: the renewed token is used');
 }
+
+/**
+ * A language's OrderActions program (`<command> <args> <url> <id> <secret> <delivery> <takeout>
+ * <accept> <deny> <start>`) takes every POS action on orders placed for it; its output and the
+ * orders' states as the service keeps them.
+ */
+export async function expectEveryOrderAction(world: ClientWorld, shop: ButcherShop, command: string, args: string[]) {
+  const merchantId = shop.merchant.merchantId;
+  const line = { productId: shop.productId, quantity: 1, cutId: 'bife' };
+  const delivery = await world.op.createOrder(merchantId, { type: 'DELIVERY', items: [line] });
+  const takeout = await world.op.createOrder(merchantId, { type: 'TAKEOUT', items: [line] });
+  const accept = await world.op.createOrder(merchantId, { type: 'DELIVERY', items: [line] });
+  await world.op.customerCancellation(accept.id, 'mudei de ideia');
+  const deny = await world.op.createOrder(merchantId, { type: 'DELIVERY', items: [line] });
+  await world.op.customerCancellation(deny.id);
+  const start = new Date(Date.now() + 10 * 60_000).toISOString();
+  const { code, output } = await runProgram(command, [
+    ...args,
+    world.server.url,
+    merchantId,
+    shop.merchant.clientSecret,
+    delivery.id,
+    takeout.id,
+    accept.id,
+    deny.id,
+    start,
+  ]);
+  expect({ code, output }).toEqual({
+    code: 0,
+    output: [
+      'confirm again: 400 Order has already same event type',
+      'wrong code valid: False',
+      'customer code valid: True',
+      'delivery: DELIVERED',
+      `takeout preparation starts: ${start}`,
+      'takeout: PICKED_UP',
+      'accepted: CANCELLED',
+      'denied: CANCELLED_DENIED',
+      'cancellation requested: CANCELLATION_REQUESTED',
+      'missing order: 404 Order not found',
+      '',
+    ].join('\n'),
+  });
+  const states = await Promise.all([delivery, takeout, accept, deny].map((o) => world.op.getOrder(o.id)));
+  expect(states.map((o) => o.lastEvent)).toEqual(['DELIVERED', 'PICKED_UP', 'CANCELLED', 'CANCELLATION_REQUESTED']);
+}

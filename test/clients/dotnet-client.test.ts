@@ -12,6 +12,7 @@ import {
   type ClientWorld,
   compilerPresent,
   expectChecksPass,
+  expectEveryOrderAction,
   expectVerifierOnRealDelivery,
   expectWholeOrderFlow,
   openButcherShop,
@@ -38,6 +39,7 @@ describe.skipIf(!mcs)('the C# client, compiled with mcs, against a live service'
     await run('mcs', [...flags, '-target:library', `-out:${library}`, ...csharp('src/Cleaver.Client')]);
     for (const [name, dir] of [
       ['ClientChecks', 'tests/ClientChecks'],
+      ['OrderActions', 'tests/OrderActions'],
       ['OrderFlow', 'examples/OrderFlow'],
       ['VerifyWebhook', 'examples/VerifyWebhook'],
     ]) {
@@ -56,6 +58,11 @@ describe.skipIf(!mcs)('the C# client, compiled with mcs, against a live service'
   it('runs the example through a whole order flow: token, poll, details, confirm, weigh, ready, dispatch, acknowledge', async () => {
     const shop = await openButcherShop(world, 'Açougue C#');
     await expectWholeOrderFlow(world, shop, 'mono', [join(out, 'OrderFlow.exe')]);
+  });
+
+  it('takes every POS order action: confirm, preparing, details, ready, dispatch, tracking, codes, delivered, picked up, cancellations', async () => {
+    const shop = await openButcherShop(world, 'Açougue C# Actions');
+    await expectEveryOrderAction(world, shop, 'mono', [join(out, 'OrderActions.exe')]);
   });
 
   it('verifies the webhook the service delivered, and refuses it with a tampered body or another secret', async () => {

@@ -12,6 +12,7 @@ import {
   type ClientWorld,
   compilerPresent,
   expectChecksPass,
+  expectEveryOrderAction,
   expectVerifierOnRealDelivery,
   expectWholeOrderFlow,
   openButcherShop,
@@ -33,7 +34,12 @@ describe.skipIf(!fpc)(
       world = await startClientWorld();
       mkdirSync(join(out, 'units'), { recursive: true });
       // Warnings are errors (-Sew): the units stay clean for Delphi's stricter eye as well.
-      for (const program of ['tests/ClientChecks.dpr', 'examples/OrderFlow.dpr', 'examples/VerifyWebhook.dpr']) {
+      for (const program of [
+        'tests/ClientChecks.dpr',
+        'tests/OrderActions.dpr',
+        'examples/OrderFlow.dpr',
+        'examples/VerifyWebhook.dpr',
+      ]) {
         await run('fpc', [
           '-Sew',
           `-Fu${join(source, 'src')}`,
@@ -55,6 +61,11 @@ describe.skipIf(!fpc)(
     it('runs the example through a whole order flow: token, poll, details, confirm, weigh, ready, dispatch, acknowledge', async () => {
       const shop = await openButcherShop(world, 'Açougue Pascal');
       await expectWholeOrderFlow(world, shop, join(out, 'OrderFlow'), []);
+    });
+
+    it('takes every POS order action: confirm, preparing, details, ready, dispatch, tracking, codes, delivered, picked up, cancellations', async () => {
+      const shop = await openButcherShop(world, 'Açougue Pascal Actions');
+      await expectEveryOrderAction(world, shop, join(out, 'OrderActions'), []);
     });
 
     it('verifies the webhook the service delivered, and refuses it with a tampered body or another secret', async () => {

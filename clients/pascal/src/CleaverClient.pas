@@ -30,6 +30,8 @@ type
   /// Milliseconds of a steady clock (for token expiry); replaceable to test renewal.
   TCleaverClock = function: Int64;
 
+  TCleaverHttpAnswerCheck = function(const Answer: TCleaverHttpAnswer): Boolean of object;
+
   TCleaverPrice = record
     Value: Double;
     Currency: string;
@@ -129,6 +131,7 @@ type
     Next: string;
   end;
 
+  /// One client per thread: it keeps its token and settings unguarded.
   TCleaverClient = class
   private
     FBaseUrl, FClientId, FClientSecret: string;
@@ -140,11 +143,18 @@ type
     FBaseDelayMs: Integer;
     FTimeoutMs: Integer;
     FClock: TCleaverClock;
+    FAnsweringOrderId: string;
     function Exchange(const Method, Path, Authorization, Body: string; Idempotent: Boolean;
       out Repeated: Boolean): TCleaverHttpAnswer;
     function RequestToken: string;
+    /// A protected call: bearer token; on 401 one new token and one resend (spec 5.1.4). When an
+    /// earlier attempt's connection broke after the request went out, RepeatDone decides whether
+    /// the error answer to the repeat means the first attempt did the work.
     function Authorized(const Method, Path, Body: string; Idempotent: Boolean;
-      const DoneTitle: string = ''): TCleaverHttpAnswer;
+      RepeatDone: TCleaverHttpAnswerCheck = nil): TCleaverHttpAnswer;
+    function AlreadyDone(const Answer: TCleaverHttpAnswer): Boolean;
+    function CancellationAccepted(const Answer: TCleaverHttpAnswer): Boolean;
+    function CancellationDenied(const Answer: TCleaverHttpAnswer): Boolean;
     procedure Fail(const Method, Path: string; const Answer: TCleaverHttpAnswer);
     function OrderPath(const OrderId, Action: string): string;
     procedure LifecycleAction(const OrderId, Action, Body: string);
@@ -416,7 +426,7 @@ begin
 end;
 
 function TCleaverClient.Authorized(const Method, Path, Body: string; Idempotent: Boolean;
-  const DoneTitle: string): TCleaverHttpAnswer;
+  RepeatDone: TCleaverHttpAnswerCheck): TCleaverHttpAnswer;
 var
   Repeated, AgainRepeated: Boolean;
 begin
@@ -432,9 +442,30 @@ begin
   if (Result.Status >= 200) and (Result.Status < 300) then Exit;
   // A repeat (the first attempt's connection broke after it went out) refused as already done:
   // the first attempt did the work.
-  if Repeated and (DoneTitle <> '') and ((Result.Status = 400) or (Result.Status = 422)) and
-    (ErrorTitle(Result.Body, Result.Status) = DoneTitle) then Exit;
+  if Repeated and Assigned(RepeatDone) and RepeatDone(Result) then Exit;
   Fail(Method, Path, Result);
+end;
+
+function RefusedAs(const Answer: TCleaverHttpAnswer; const Title: string): Boolean;
+begin
+  Result := ((Answer.Status = 400) or (Answer.Status = 422)) and (ErrorTitle(Answer.Body, Answer.Status) = Title);
+end;
+
+function TCleaverClient.AlreadyDone(const Answer: TCleaverHttpAnswer): Boolean;
+begin
+  Result := RefusedAs(Answer, ALREADY_DONE_TITLE);
+end;
+
+// "No request to answer" alone cannot tell "my first attempt answered it" from "it was answered
+// otherwise": the order's last event can.
+function TCleaverClient.CancellationAccepted(const Answer: TCleaverHttpAnswer): Boolean;
+begin
+  Result := RefusedAs(Answer, NO_REQUEST_TITLE) and (GetOrder(FAnsweringOrderId).LastEvent = EVENT_CANCELLED);
+end;
+
+function TCleaverClient.CancellationDenied(const Answer: TCleaverHttpAnswer): Boolean;
+begin
+  Result := RefusedAs(Answer, NO_REQUEST_TITLE) and (GetOrder(FAnsweringOrderId).LastEvent = EVENT_CANCELLED_DENIED);
 end;
 
 function TCleaverClient.OrderPath(const OrderId, Action: string): string;
@@ -445,7 +476,7 @@ end;
 
 procedure TCleaverClient.LifecycleAction(const OrderId, Action, Body: string);
 begin
-  Authorized('POST', OrderPath(OrderId, Action), Body, True, ALREADY_DONE_TITLE);
+  Authorized('POST', OrderPath(OrderId, Action), Body, True, AlreadyDone);
 end;
 
 function TCleaverClient.PollEvents(const EventTypes: array of string): TCleaverEventArray;
@@ -594,34 +625,16 @@ begin
 end;
 
 procedure TCleaverClient.AcceptCancellation(const OrderId: string);
-var
-  Answer: TCleaverHttpAnswer;
-  Repeated: Boolean;
-  Path: string;
 begin
-  Path := OrderPath(OrderId, 'acceptCancellation');
-  Answer := Exchange('POST', Path, 'Bearer ' + AccessToken, '', True, Repeated);
-  if (Answer.Status >= 200) and (Answer.Status < 300) then Exit;
-  // A repeat refused with "no request to answer" after our first attempt answered it: the
-  // order's last event tells.
-  if Repeated and (ErrorTitle(Answer.Body, Answer.Status) = NO_REQUEST_TITLE) and
-    (GetOrder(OrderId).LastEvent = EVENT_CANCELLED) then Exit;
-  if Answer.Status = 401 then Authorized('POST', Path, '', True) else Fail('POST', Path, Answer);
+  FAnsweringOrderId := OrderId;
+  Authorized('POST', OrderPath(OrderId, 'acceptCancellation'), '', True, CancellationAccepted);
 end;
 
 procedure TCleaverClient.DenyCancellation(const OrderId, Reason, Code: string);
-var
-  Answer: TCleaverHttpAnswer;
-  Repeated: Boolean;
-  Path, Body: string;
 begin
-  Path := OrderPath(OrderId, 'denyCancellation');
-  Body := '{"reason":' + JsonQuote(Reason) + ',"code":' + JsonQuote(Code) + '}';
-  Answer := Exchange('POST', Path, 'Bearer ' + AccessToken, Body, True, Repeated);
-  if (Answer.Status >= 200) and (Answer.Status < 300) then Exit;
-  if Repeated and (ErrorTitle(Answer.Body, Answer.Status) = NO_REQUEST_TITLE) and
-    (GetOrder(OrderId).LastEvent = EVENT_CANCELLED_DENIED) then Exit;
-  if Answer.Status = 401 then Authorized('POST', Path, Body, True) else Fail('POST', Path, Answer);
+  FAnsweringOrderId := OrderId;
+  Authorized('POST', OrderPath(OrderId, 'denyCancellation'),
+    '{"reason":' + JsonQuote(Reason) + ',"code":' + JsonQuote(Code) + '}', True, CancellationDenied);
 end;
 
 procedure TCleaverClient.Tracking(const OrderId, TrackingJson: string);
@@ -630,23 +643,15 @@ begin
 end;
 
 function TCleaverClient.ValidateCode(const OrderId, DeliveryCode: string): Boolean;
-var
-  Answer: TCleaverHttpAnswer;
-  Repeated: Boolean;
-  Path, Body: string;
 begin
-  Path := OrderPath(OrderId, 'validateCode');
-  Body := '{"deliveryCode":' + JsonQuote(DeliveryCode) + '}';
-  Answer := Exchange('POST', Path, 'Bearer ' + AccessToken, Body, True, Repeated);
-  if Answer.Status = 401 then
-  begin
-    FToken := '';
-    Answer := Exchange('POST', Path, 'Bearer ' + AccessToken, Body, True, Repeated);
+  // A check that changes nothing: resent freely.
+  try
+    Authorized('POST', OrderPath(OrderId, 'validateCode'), '{"deliveryCode":' + JsonQuote(DeliveryCode) + '}', True);
+    Result := True;
+  except
+    on E: ECleaverApiError do
+      if (E.Status = 400) and (E.Title = 'Invalid code provided') then Result := False else raise;
   end;
-  if (Answer.Status >= 200) and (Answer.Status < 300) then Exit(True);
-  if (Answer.Status = 400) and (ErrorTitle(Answer.Body, Answer.Status) = 'Invalid code provided') then Exit(False);
-  Fail('POST', Path, Answer);
-  Result := False;
 end;
 
 procedure TCleaverClient.UpdateDetails(const OrderId, PreparationStartDateTime: string);
