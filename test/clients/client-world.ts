@@ -287,8 +287,8 @@ export async function expectChecksPass(world: ClientWorld, shop: ButcherShop, co
 
 /**
  * A language's OrderActions program (`<command> <args> <url> <id> <secret> <delivery> <takeout>
- * <accept> <deny> <start>`) takes every POS action on orders placed for it; its output and the
- * orders' states as the service keeps them.
+ * <accept> <deny> <start>`) takes every POS action on orders placed for it, and sets and reads
+ * the scale label layouts (D41); its output and the orders' states as the service keeps them.
  */
 export async function expectEveryOrderAction(world: ClientWorld, shop: ButcherShop, command: string, args: string[]) {
   const merchantId = shop.merchant.merchantId;
@@ -323,6 +323,7 @@ export async function expectEveryOrderAction(world: ClientWorld, shop: ButcherSh
       'accepted: CANCELLED',
       'denied: CANCELLED_DENIED',
       'cancellation requested: CANCELLATION_REQUESTED',
+      shop.labels ? 'scale label layouts: 2/6/WEIGHT/5/3 21/4/PRICE/6/2' : 'scale label layouts: 404 Route not found',
       'missing order: 404 Order not found',
       '',
     ].join('\n'),

@@ -81,6 +81,18 @@ type
     ScaleLabel: string;
   end;
 
+  /// How the merchant's scale writes its EAN-13 labels (D41): prefix (1–2 digits), product code
+  /// digits (4–6), value digits (5–7), the three adding up to 12; Value is WEIGHT (Decimals 3,
+  /// kg) or PRICE (Decimals 2, BRL).
+  TCleaverScaleLabelLayout = record
+    Prefix: string;
+    CodeDigits: Integer;
+    Value: string;
+    ValueDigits: Integer;
+    Decimals: Integer;
+  end;
+  TCleaverScaleLabelLayouts = array of TCleaverScaleLabelLayout;
+
   TCleaverWeighingAnswer = record
     /// '' when the weighing was applied; PENDING_APPROVAL when the customer is asked (D42).
     State: string;
@@ -205,6 +217,10 @@ type
     /// line's field (`items[0].label`…) and nothing is applied.
     function Weigh(const OrderId: string; const Lines: array of TCleaverWeighedLine): TCleaverWeighingAnswer;
 
+    /// D41: the merchant's label layouts, tried in order (the first whose prefix matches is used).
+    function SetScaleLabelLayouts(const Layouts: array of TCleaverScaleLabelLayout): TCleaverScaleLabelLayouts;
+    function GetScaleLabelLayouts: TCleaverScaleLabelLayouts;
+
     /// Spec 4.5: the merchant's catalog as published, products with their cuts (D37).
     function GetMerchant: TCleaverMerchant;
     /// This key's request log, newest first (Limit 1–1000; Status 0 = any; Before = Next of
@@ -231,6 +247,8 @@ type
 
 function WeighedQuantity(Index: Integer; Quantity: Double): TCleaverWeighedLine;
 function WeighedLabel(Index: Integer; const ScaleLabel: string): TCleaverWeighedLine;
+function ScaleLabelLayout(const Prefix: string; CodeDigits: Integer; const Value: string; ValueDigits,
+  Decimals: Integer): TCleaverScaleLabelLayout;
 /// A number as JSON writes it ('.' decimal point, no exponent for ordinary values).
 function JsonNumber(Value: Double): string;
 /// '.' as the decimal point, as JSON and the service write numbers.
@@ -255,6 +273,16 @@ begin
   Result.Index := Index;
   Result.Quantity := 0;
   Result.ScaleLabel := ScaleLabel;
+end;
+
+function ScaleLabelLayout(const Prefix: string; CodeDigits: Integer; const Value: string; ValueDigits,
+  Decimals: Integer): TCleaverScaleLabelLayout;
+begin
+  Result.Prefix := Prefix;
+  Result.CodeDigits := CodeDigits;
+  Result.Value := Value;
+  Result.ValueDigits := ValueDigits;
+  Result.Decimals := Decimals;
 end;
 
 function JsonNumber(Value: Double): string;
@@ -693,6 +721,46 @@ begin
       Result.Deadline := Json.Str('deadline');
     end;
   end;
+end;
+
+function LayoutsFromJson(const Json: ICleaverJson): TCleaverScaleLabelLayouts;
+var
+  I: Integer;
+  Item: ICleaverJson;
+begin
+  Result := nil;
+  SetLength(Result, Json.Count);
+  for I := 0 to Json.Count - 1 do
+  begin
+    Item := Json.Item(I);
+    Result[I].Prefix := Item.Str('prefix');
+    Result[I].CodeDigits := Round(Item.Num('codeDigits'));
+    Result[I].Value := Item.Str('value');
+    Result[I].ValueDigits := Round(Item.Num('valueDigits'));
+    Result[I].Decimals := Round(Item.Num('decimals'));
+  end;
+end;
+
+function TCleaverClient.SetScaleLabelLayouts(const Layouts: array of TCleaverScaleLabelLayout): TCleaverScaleLabelLayouts;
+var
+  Body: string;
+  I: Integer;
+begin
+  Body := '[';
+  for I := 0 to High(Layouts) do
+  begin
+    if I > 0 then Body := Body + ',';
+    Body := Body + '{"prefix":' + JsonQuote(Layouts[I].Prefix) + ',"codeDigits":' + IntToStr(Layouts[I].CodeDigits) +
+      ',"value":' + JsonQuote(Layouts[I].Value) + ',"valueDigits":' + IntToStr(Layouts[I].ValueDigits) +
+      ',"decimals":' + IntToStr(Layouts[I].Decimals) + '}';
+  end;
+  // Setting the same layouts again changes nothing: resent freely.
+  Result := LayoutsFromJson(ParseJson(Authorized('PUT', '/v1/merchant/scaleLabelLayouts', Body + ']', True).Body));
+end;
+
+function TCleaverClient.GetScaleLabelLayouts: TCleaverScaleLabelLayouts;
+begin
+  Result := LayoutsFromJson(ParseJson(Authorized('GET', '/v1/merchant/scaleLabelLayouts', '', True).Body));
 end;
 
 function TCleaverClient.GetMerchant: TCleaverMerchant;

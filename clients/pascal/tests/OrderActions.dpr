@@ -21,6 +21,8 @@ end;
 var
   Client: TCleaverClient;
   Delivery, Takeout, Accept, Deny: string;
+  Layouts: TCleaverScaleLabelLayouts;
+  I: Integer;
 begin
   if ParamCount <> 8 then
   begin
@@ -63,6 +65,20 @@ begin
       WriteLn('denied: ', Client.GetOrder(Deny).LastEvent);
       Client.RequestCancellation(Deny, 'Sem estoque', 'UNAVAILABLE_ITEM', 'AUTO');
       WriteLn('cancellation requested: ', Client.GetOrder(Deny).LastEvent);
+
+      // D41: the POS declares how its scale writes labels (404 where the service has no labels yet).
+      try
+        Layouts := Client.SetScaleLabelLayouts([ScaleLabelLayout('2', 6, 'WEIGHT', 5, 3),
+          ScaleLabelLayout('21', 4, 'PRICE', 6, 2)]);
+        Layouts := Client.GetScaleLabelLayouts;
+        Write('scale label layouts:');
+        for I := 0 to High(Layouts) do
+          Write(' ', Layouts[I].Prefix, '/', Layouts[I].CodeDigits, '/', Layouts[I].Value, '/', Layouts[I].ValueDigits,
+            '/', Layouts[I].Decimals);
+        WriteLn;
+      except
+        on E: ECleaverApiError do WriteLn('scale label layouts: ', Refusal(E));
+      end;
 
       try
         Client.GetOrder('00000000-0000-4000-8000-000000000000');

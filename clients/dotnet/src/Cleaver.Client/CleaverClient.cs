@@ -457,6 +457,37 @@ namespace Cleaver.Pos
             return result;
         }
 
+        /// <summary>D41: the merchant's label layouts, tried in order (the first whose prefix matches is
+        /// used). Setting the same layouts again changes nothing: resent freely.</summary>
+        public async Task<IList<ScaleLabelLayout>> SetScaleLabelLayoutsAsync(IEnumerable<ScaleLabelLayout> layouts,
+            CancellationToken cancel = default(CancellationToken))
+        {
+            var body = "[" + string.Join(",", layouts.Select(l =>
+                "{\"prefix\":" + Json.Quote(l.Prefix) + ",\"codeDigits\":" + l.CodeDigits.ToString(CultureInfo.InvariantCulture) +
+                ",\"value\":" + Json.Quote(l.Value) + ",\"valueDigits\":" + l.ValueDigits.ToString(CultureInfo.InvariantCulture) +
+                ",\"decimals\":" + l.Decimals.ToString(CultureInfo.InvariantCulture) + "}")) + "]";
+            var answer = await AuthorizedAsync("PUT", "/v1/merchant/scaleLabelLayouts", body, true, null, cancel).ConfigureAwait(false);
+            return Layouts(JsonValue.Parse(answer.Body));
+        }
+
+        public async Task<IList<ScaleLabelLayout>> GetScaleLabelLayoutsAsync(CancellationToken cancel = default(CancellationToken))
+        {
+            var answer = await AuthorizedAsync("GET", "/v1/merchant/scaleLabelLayouts", null, true, null, cancel).ConfigureAwait(false);
+            return Layouts(JsonValue.Parse(answer.Body));
+        }
+
+        private static IList<ScaleLabelLayout> Layouts(JsonValue json)
+        {
+            return json.Items.Select(l => new ScaleLabelLayout
+            {
+                Prefix = l.Str("prefix"),
+                CodeDigits = (int)l.Num("codeDigits"),
+                Value = l.Str("value"),
+                ValueDigits = (int)l.Num("valueDigits"),
+                Decimals = (int)l.Num("decimals"),
+            }).ToList();
+        }
+
         /// <summary>Spec 4.5: the merchant's catalog as published, products with their cuts (D37).</summary>
         public async Task<Merchant> GetMerchantAsync(CancellationToken cancel = default(CancellationToken))
         {

@@ -128,6 +128,25 @@ namespace Cleaver.Pos
         }
     }
 
+    /// <summary>
+    /// How the merchant's scale writes its EAN-13 labels (D41): prefix (1–2 digits), product code
+    /// digits (4–6), value digits (5–7), the three adding up to 12; Value is WEIGHT (Decimals 3, kg)
+    /// or PRICE (Decimals 2, BRL).
+    /// </summary>
+    public sealed class ScaleLabelLayout
+    {
+        public string Prefix { get; set; }
+        public int CodeDigits { get; set; }
+        public string Value { get; set; }
+        public int ValueDigits { get; set; }
+        public int Decimals { get; set; }
+
+        public override string ToString()
+        {
+            return Prefix + "/" + CodeDigits + "/" + Value + "/" + ValueDigits + "/" + Decimals;
+        }
+    }
+
     public sealed class WeighingAnswer
     {
         /// <summary>Null when the weighing was applied; PENDING_APPROVAL when the customer is asked (D42).</summary>

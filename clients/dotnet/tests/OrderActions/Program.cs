@@ -6,6 +6,7 @@
 //   OrderActions <url> <client id> <client secret> <delivery> <takeout> <accept> <deny> <preparation start>
 // Prints one line per step; exits 1 on an unexpected error.
 using System;
+using System.Linq;
 using System.Threading.Tasks;
 using Cleaver.Pos;
 
@@ -74,6 +75,20 @@ internal static class OrderActions
             await client.RequestCancellationAsync(deny, "Sem estoque", "UNAVAILABLE_ITEM", "AUTO");
             Console.WriteLine("cancellation requested: " + (await client.GetOrderAsync(deny)).LastEvent);
 
+            // D41: the POS declares how its scale writes labels (404 where the service has no labels yet).
+            try
+            {
+                await client.SetScaleLabelLayoutsAsync(new[]
+                {
+                    new ScaleLabelLayout { Prefix = "2", CodeDigits = 6, Value = "WEIGHT", ValueDigits = 5, Decimals = 3 },
+                    new ScaleLabelLayout { Prefix = "21", CodeDigits = 4, Value = "PRICE", ValueDigits = 6, Decimals = 2 },
+                });
+                Console.WriteLine("scale label layouts:" + string.Concat((await client.GetScaleLabelLayoutsAsync()).Select(l => " " + l)));
+            }
+            catch (CleaverApiException e)
+            {
+                Console.WriteLine("scale label layouts: " + e.Status + " " + e.Title);
+            }
             Console.WriteLine("missing order: " + await Refusal(() => client.GetOrderAsync("00000000-0000-4000-8000-000000000000")));
         }
     }
