@@ -165,9 +165,18 @@ begin
 end;
 
 function TFpJson.AsString: string;
+var
+  Format: TFormatSettings;
 begin
-  if FData.JSONType in [jtArray, jtObject] then Result := FData.AsJSON
+  if FData.JSONType in [jtArray, jtObject] then Result := ToJson
   else if FData.JSONType = jtNull then Result := ''
+  else if (FData.JSONType = jtNumber) and (TJSONNumber(FData).NumberType = ntFloat) then
+  begin
+    // fpjson writes floats as 2.5000000000000000E+000: written here as JSON would.
+    Format := FormatSettings;
+    Format.DecimalSeparator := '.';
+    Result := FloatToStrF(FData.AsFloat, ffGeneral, 15, 0, Format);
+  end
   else Result := FData.AsString;
 end;
 

@@ -137,6 +137,8 @@ begin
     '{"eventId":"e1","eventType":"SOMETHING_ADDED_LATER","orderId":"o1","orderURL":"u","createdAt":"t","sourceAppId":"a"}'));
   Check(Event.EventType = 'SOMETHING_ADDED_LATER', 'an unknown event type is kept as written');
   Check(JsonNumber(0.94) = '0.94', 'weights are written with a decimal point');
+  Check((ParseJson('{"q":2.504,"n":3}').Field('q').AsString = '2.504') and
+    (ParseJson('{"q":2.504,"n":3}').Str('n') = '3'), 'numbers read as text as JSON writes them');
   Check(UrlEncode('a b/c:d') = 'a%20b%2Fc%3Ad', 'path segments and query values are percent-encoded');
   Check(JsonQuote('Boi "Bravo" \') = '"Boi \"Bravo\" \\"', 'JSON strings are escaped');
 end;
