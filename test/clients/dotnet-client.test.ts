@@ -3,7 +3,7 @@
 // vectors every client shares, token renewal against the service), its example taken through a
 // whole order flow against a live sandbox service, and its webhook verifier given what the
 // service really delivered, then the same body tampered with.
-import { readdirSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ROOT } from '../cli/run-cli.js';
@@ -48,6 +48,7 @@ describe.skipIf(!mcs)('the C# client, compiled with mcs, against a live service'
   });
   afterAll(async () => {
     await world?.close();
+    rmSync(out, { recursive: true, force: true });
   });
 
   it('passes its checks: HMAC-SHA256, the shared signature vectors, unknown event types, token reuse and renewal', async () => {

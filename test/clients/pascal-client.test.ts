@@ -3,7 +3,7 @@
 // client shares, token renewal against the service), its example taken through a whole order
 // flow against a live sandbox service, and its webhook verifier given what the service really
 // delivered, then the same body tampered with.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { ROOT } from '../cli/run-cli.js';
