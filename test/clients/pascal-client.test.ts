@@ -51,6 +51,7 @@ describe.skipIf(!fpc)(
     });
     afterAll(async () => {
       await world?.close();
+      rmSync(out, { recursive: true, force: true });
     });
 
     it('passes its checks: SHA-256, the shared signature vectors, unknown event types, token reuse and renewal', async () => {
