@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'vitest';
-import { createOperatorClient, createPosClient, type OperatorClient } from '../../packages/pos-client/src/index.js';
+import {
+  createOperatorClient,
+  createPosClient,
+  type MerchantUpdateRequest,
+  type OperatorClient,
+} from '../../packages/pos-client/src/index.js';
 import { type RunningApp, startApp, startAppWorkers } from '../../packages/pos-client/test/support.js';
 import { ROOT } from '../cli/run-cli.js';
 import { ADMIN_TOKEN, createMerchant, type MerchantCredentials } from '../support/test-app.js';
@@ -75,8 +80,8 @@ export interface ButcherShop {
 }
 
 /**
- * A merchant whose POS registered the receiver as its webhook URL, with picanha sold by KG at
- * R$ 12.19 (scale code 010085 and D41's layout where labels exist) and a cut.
+ * A merchant whose POS registered the receiver as its webhook URL and published picanha sold by
+ * KG at R$ 12.19 (scale code 010085 and D41's layout where labels exist), with a cut.
  */
 export async function openButcherShop(world: ClientWorld, name: string): Promise<ButcherShop> {
   const merchant = await createMerchant(world.server.app, name);
@@ -100,13 +105,36 @@ export async function openButcherShop(world: ClientWorld, name: string): Promise
         'the example weighs by the weight typed at the counter instead\n',
     );
   }
-  const product = await world.op.createProduct(merchant.merchantId, {
-    name: 'Picanha',
-    price: 12.19,
-    unit: 'KG',
-    ...(labels ? { scaleCode: SCALE_CODE } : {}),
-  } as Parameters<OperatorClient['createProduct']>[1]);
-  const productId = product.id as string;
+  // The catalog as a POS publishes it (spec 4.3): the scale code is a catalog field (D41).
+  const upload = {
+    entityType: 'MERCHANT',
+    merchantStatus: 'AVAILABLE',
+    onlyAddProducts: false,
+    updatedObjects: [
+      {
+        id: 'loja-centro',
+        categories: [
+          { id: 'bovinos', name: 'Bovinos', index: 0, status: 'AVAILABLE', itemOfferId: ['oferta-picanha'] },
+        ],
+        itemOffers: [
+          { id: 'oferta-picanha', itemId: 'picanha', price: { value: 12.19, currency: 'BRL' }, status: 'AVAILABLE' },
+        ],
+        items: [
+          {
+            id: 'picanha',
+            name: 'Picanha',
+            description: 'Picanha bovina',
+            unit: 'KG',
+            externalCode: 'BAL-PICANHA',
+            ...(labels ? { scaleCode: SCALE_CODE } : {}),
+          },
+        ],
+      },
+    ],
+  } as unknown as MerchantUpdateRequest;
+  const synced = await pos.uploadCatalog(upload, { wait: true, intervalMs: 50, timeoutMs: 30_000 });
+  if (synced?.status !== 'SUCCESS') throw new Error(`the catalog upload ended ${JSON.stringify(synced)}`);
+  const productId = (await pos.getMerchant()).products.find((p) => p.pdv_external_id === 'picanha')?.id as string;
   await world.op.addCut(merchant.merchantId, productId, { id: 'bife', name: 'Bife', spice: { name: 'Alho' } });
   return { merchant, productId, labels };
 }
