@@ -14,6 +14,8 @@ export interface RunningWorkers {
 const HOUR = 3_600_000;
 const PRESENCE_CHECK_MS = 30_000;
 const RETENTION_EVERY_MS = 60_000;
+/** D42: how often the deadlines of weighings waiting for a decision are checked. */
+const WEIGHING_DEADLINES_EVERY_MS = 2_000;
 
 /** Background work of one process (`--role worker` or `all`). Each worker is stoppable. */
 export async function startWorkers(services: Services): Promise<RunningWorkers> {
@@ -55,6 +57,10 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
   // D36: presence changes on the platform feed (`merchant PRESENCE_CHANGED`). Every worker process
   // may run it; each announcement is a compare-and-set in the item's transaction.
   every(PRESENCE_CHECK_MS, () => services.usage.announcePresenceChanges(), throttledReport('presence feed'));
+
+  // D42: a weighing whose deadline passed takes the merchant's default. Every worker process may
+  // run it: each decision is a compare-and-set, and the one that lost skips the weighing.
+  every(WEIGHING_DEADLINES_EVERY_MS, () => services.orders.decideDueWeighings(), throttledReport('weighing deadlines'));
 
   // Catalog uploads (D16): woken by NOTIFY, by the earliest lease expiry, and a slow sweep.
   await services.catalog.worker.start();

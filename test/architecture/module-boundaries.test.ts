@@ -37,6 +37,7 @@ const OWNERS: Record<string, string> = {
   orders: 'orders',
   order_tracking: 'orders',
   order_weighings: 'orders',
+  weighing_approvals: 'orders',
   order_events: 'events',
   order_event_log: 'events',
   event_receipts: 'events',

@@ -46,6 +46,10 @@ export const REQUEST_FIXTURES: Record<string, Fixture> = {
   'POST /v1/orders/{orderId}/tracking': body({ deliveryTrackingInfo: {} }),
   // D38: weighing a KG line.
   'POST /v1/orders/{orderId}/weighing': body({ items: [{ index: 0, quantity: 1 }] }),
+  // D41: the shop's scale label layouts.
+  'PUT /v1/merchant/scaleLabelLayouts': body([
+    { prefix: '2', codeDigits: 6, value: 'WEIGHT', valueDigits: 5, decimals: 3 },
+  ]),
   'PATCH /v1/orders/{orderId}/details': body({ preparationStartDateTime: '2026-01-01T12:30:00Z' }),
   // The CREATED eventId (D1), on the route context's order.
   'POST /v1/events/acknowledgment': {

@@ -150,6 +150,14 @@ async function targetOf(id: string): Promise<Target> {
       return { params: { orderId: await orderAfter([]) } };
     case 'postAdminV1OrdersByOrderIdCancellationDecision':
       return { params: { orderId: await orderAfter(['requestCancellation']) } };
+    case 'postAdminV1OrdersByOrderIdWeighingsByWeighingIdDecision': {
+      // D42: a weighing out of tolerance waiting for the platform, the merchant asking only meanwhile.
+      const orderId = await orderAfter(['confirm']);
+      await call('PATCH', `/admin/v1/merchants/${me.merchantId}`, { weighingOutOfTolerance: 'ASK' });
+      const asked = await call('POST', `/v1/orders/${orderId}/weighing`, { items: [{ index: 0, quantity: 5 }] }, pos());
+      await call('PATCH', `/admin/v1/merchants/${me.merchantId}`, { weighingOutOfTolerance: 'REFUSE' });
+      return { params: { orderId, weighingId: (asked.json() as { weighingId: string }).weighingId } };
+    }
     case 'postAdminV1OrdersByOrderIdEvents':
       return { params: { orderId: await orderAfter(['confirm', 'dispatch', 'delivered']) } };
     case 'postV1SandboxListenDeliveriesByDeliveryIdAttempts': {

@@ -28,6 +28,12 @@ import {
 } from './admin-schemas.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/** D42: the merchant's weighing approval settings, as its views show them. */
+const weighingApprovalOf = (m: MerchantRow) => ({
+  weighingOutOfTolerance: m.weighing_out_of_tolerance,
+  weighingApprovalSeconds: m.weighing_approval_seconds,
+  weighingApprovalDefault: m.weighing_approval_default,
+});
 
 /** A key wherever keys are listed: never its secret (D27: with its profile). */
 const toKeySummary = (k: IntegrationKeyRow) => ({
@@ -145,6 +151,7 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
           })),
           lastCatalogSync,
           weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
+          ...weighingApprovalOf(m),
         };
       },
     }),
@@ -204,7 +211,9 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
       description:
         'Renames a merchant, switches whether it receives orders (status AVAILABLE or UNAVAILABLE; each ' +
         'switch is kept in the merchant’s history) or sets its weighing tolerance: how far, in percent of the ' +
-        'ordered quantity, a weighed KG line may be from what the customer ordered (0 to 100, default 20). ' +
+        'ordered quantity, a weighed KG line may be from what the customer ordered (0 to 100, default 20), and ' +
+        'what a weighing out of it does (D42: weighingOutOfTolerance, weighingApprovalSeconds, ' +
+        'weighingApprovalDefault). ' +
         'Audited. Errors: 400 for an empty change or a tolerance outside 0–100 or with more than 2 decimals; ' +
         '404.',
       schema: {
@@ -215,7 +224,11 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
       },
       handler: async (request) => {
         const m = await merchants.updateMerchant(request.params.merchantId, request.body);
-        return { ...toMerchantSummary(m), weighingTolerancePercent: toNumber(m.weighing_tolerance_percent) };
+        return {
+          ...toMerchantSummary(m),
+          weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
+          ...weighingApprovalOf(m),
+        };
       },
     }),
   );

@@ -15,6 +15,25 @@ export const ListQuery = Type.Object({
   q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Search text' })),
 });
 
+/** D42: what a weighing out of tolerance does (PATCH /admin/v1/merchants/{id}, and the merchant's views). */
+export const weighingApprovalFields = {
+  weighingOutOfTolerance: Type.Enum(['REFUSE', 'ASK'], {
+    description:
+      'A weighing out of tolerance: REFUSE (default: 400) or ASK (it waits for the platform’s decision for the ' +
+      'customer until weighingApprovalSeconds have passed, then weighingApprovalDefault applies).',
+  }),
+  weighingApprovalSeconds: Type.Integer({
+    minimum: 10,
+    maximum: 86_400,
+    description: 'How long the platform has to decide for the customer, in seconds (default 300).',
+  }),
+  weighingApprovalDefault: Type.Enum(['ACCEPT', 'REJECT', 'REMOVE_LINES'], {
+    description:
+      'What applies when no decision came by the deadline (default REJECT): ACCEPT the weights, REJECT them (the ' +
+      'butcher weighs again), or REMOVE_LINES (the lines out of tolerance leave the order).',
+  }),
+};
+
 export const MerchantSummary = Type.Object({
   id: Uuid({ description: 'The record’s unique id.' }),
   name: Type.String({ description: 'Its name as shown to people.' }),
@@ -107,6 +126,7 @@ export const MerchantDetail = Type.Object({
     minimum: 0,
     maximum: 100,
   }),
+  ...weighingApprovalFields,
 });
 
 export const CreateMerchantBody = Type.Object({
@@ -169,6 +189,9 @@ export const UpdateMerchantBody = Type.Object({
       maximum: 100,
     }),
   ),
+  weighingOutOfTolerance: Type.Optional(weighingApprovalFields.weighingOutOfTolerance),
+  weighingApprovalSeconds: Type.Optional(weighingApprovalFields.weighingApprovalSeconds),
+  weighingApprovalDefault: Type.Optional(weighingApprovalFields.weighingApprovalDefault),
 });
 
 /** D38: the ± share of the ordered quantity a weighing may differ by. */
@@ -182,6 +205,7 @@ export const UpdatedMerchant = Type.Object({
     WeighingTolerancePercent,
     'How far a weighed KG line may be from the ordered quantity, ± in percent (0 to 100; default 20).',
   ),
+  ...weighingApprovalFields,
 });
 
 export const CreatedIntegrationKey = Type.Object({

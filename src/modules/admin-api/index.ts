@@ -7,6 +7,7 @@ export { adminLogisticsRoutes } from './admin-logistics-routes.js';
 export { adminMerchantsRoutes } from './admin-merchants-routes.js';
 export { adminNoticesRoutes } from './admin-notices-routes.js';
 export { adminOrdersRoutes } from './admin-orders-routes.js';
+export { adminScaleLabelRoutes } from './admin-scale-label-routes.js';
 export {
   CancellationDecisionBody,
   CreateIntegrationKeyBody,
@@ -19,3 +20,4 @@ export {
   UpdateMerchantBody,
 } from './admin-schemas.js';
 export { adminWebhooksRoutes } from './admin-webhooks-routes.js';
+export { adminWeighingRoutes } from './admin-weighing-routes.js';

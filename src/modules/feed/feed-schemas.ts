@@ -71,7 +71,30 @@ export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
         itemsPriceAfter: Price,
         weighingAdjustment: Type.Union([Price, Type.Null()]),
       },
-      'The POS weighed the order (D38)',
+      'The POS weighed the order (D38); a line weighed by label carries its scaleLabel (D41)',
+    ),
+    WEIGHING_APPROVAL_REQUESTED: Loose(
+      {
+        weighingId: Uuid(),
+        lines: Type.Array(Type.Unknown(), {
+          description:
+            'Per weighed line: index, name, orderedQuantity, quantityBefore, quantity, totalPriceBefore, ' +
+            'totalPriceAfter, outOfTolerance, scaleLabel?',
+        }),
+        itemsPriceBefore: Price,
+        itemsPriceAfter: Price,
+        deadline: DateTime(),
+      },
+      'A weighing is out of tolerance and the merchant asks the customer (D42): decide before the deadline',
+    ),
+    WEIGHING_DECIDED: Loose(
+      {
+        weighingId: Uuid(),
+        decision: Type.Enum(['ACCEPT', 'REJECT', 'REMOVE_LINES']),
+        by: Type.Enum(['platform', 'deadline']),
+        removedLines: Type.Optional(Type.Array(Type.Integer())),
+      },
+      'A waiting weighing was decided, by the platform or by the merchant’s default at the deadline (D42)',
     ),
   },
   merchant: {

@@ -9,3 +9,4 @@ export {
   type OnboardingInput,
 } from './merchants-service.js';
 export { IntegrationConfigSchema, onboardingRoutes } from './onboarding-routes.js';
+export { LAYOUTS_DESCRIPTION, scaleLabelRoutes } from './scale-label-routes.js';

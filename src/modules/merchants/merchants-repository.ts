@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/db.js';
 import { type SearchPageFilter, searchPageParams } from '../../db/search-page.js';
+import type { ScaleLabelLayout } from '../scale-labels/index.js';
 
 export interface MerchantRow {
   id: string;
@@ -14,12 +15,19 @@ export interface MerchantRow {
   onboarded_at: Date | null;
   /** D38: ± share of the ordered quantity a weighing may differ by (numeric as text, exact). */
   weighing_tolerance_percent: string;
+  /** D41: the scale label layouts, tried in order. */
+  scale_label_layouts: ScaleLabelLayout[];
+  /** D42: what a weighing out of tolerance does, how long the platform has, and the default. */
+  weighing_out_of_tolerance: 'REFUSE' | 'ASK';
+  weighing_approval_seconds: number;
+  weighing_approval_default: 'ACCEPT' | 'REJECT' | 'REMOVE_LINES';
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS = `id, name, status, pdv_external_id, orders_webhook_url, webhook_key_id, webhook_disabled_at,
   get_merchant_base_url, get_merchant_api_key_enc, onboarded_at, weighing_tolerance_percent::text AS weighing_tolerance_percent,
+  scale_label_layouts, weighing_out_of_tolerance, weighing_approval_seconds, weighing_approval_default,
   created_at, updated_at`;
 /** The same columns of `merchants m`, for statements that join another row source. */
 const M_COLUMNS = COLUMNS.split(',')
@@ -84,19 +92,52 @@ export async function listMerchants(
 export async function updateMerchantProfile(
   db: Queryable,
   id: string,
-  changes: { name?: string; status?: string; weighingTolerancePercent?: string },
+  changes: { name?: string; status?: string; weighingTolerancePercent?: string } & WeighingApprovalSettings,
   at: Date,
 ): Promise<(MerchantRow & { previous_status: string }) | undefined> {
   const { rows } = await db.query<MerchantRow & { previous_status: string }>(
     `WITH before AS (SELECT status FROM merchants WHERE id = $1 FOR UPDATE)
      UPDATE merchants m SET name = COALESCE($2, m.name), status = COALESCE($3, m.status), updated_at = $4,
             auto_unavailable_at = CASE WHEN $3::text IS NULL THEN m.auto_unavailable_at END,
-            weighing_tolerance_percent = COALESCE($5::numeric, m.weighing_tolerance_percent)
+            weighing_tolerance_percent = COALESCE($5::numeric, m.weighing_tolerance_percent),
+            weighing_out_of_tolerance = COALESCE($6, m.weighing_out_of_tolerance),
+            weighing_approval_seconds = COALESCE($7::int, m.weighing_approval_seconds),
+            weighing_approval_default = COALESCE($8, m.weighing_approval_default)
        FROM before
       WHERE m.id = $1 RETURNING ${M_COLUMNS}, before.status AS previous_status`,
-    [id, changes.name ?? null, changes.status ?? null, at, changes.weighingTolerancePercent ?? null],
+    [
+      id,
+      changes.name ?? null,
+      changes.status ?? null,
+      at,
+      changes.weighingTolerancePercent ?? null,
+      changes.weighingOutOfTolerance ?? null,
+      changes.weighingApprovalSeconds ?? null,
+      changes.weighingApprovalDefault ?? null,
+    ],
   );
   return rows[0];
+}
+
+/** D42: the merchant's weighing approval settings, as PATCH /admin/v1/merchants/{id} sets them. */
+export interface WeighingApprovalSettings {
+  weighingOutOfTolerance?: 'REFUSE' | 'ASK';
+  weighingApprovalSeconds?: number;
+  weighingApprovalDefault?: 'ACCEPT' | 'REJECT' | 'REMOVE_LINES';
+}
+
+/** D41: replaces the merchant's label layouts; undefined when there is no such merchant. */
+export async function setScaleLabelLayouts(
+  db: Queryable,
+  id: string,
+  layouts: ScaleLabelLayout[],
+  at: Date,
+): Promise<ScaleLabelLayout[] | undefined> {
+  const { rows } = await db.query<{ scale_label_layouts: ScaleLabelLayout[] }>(
+    `UPDATE merchants SET scale_label_layouts = $2::jsonb, updated_at = $3 WHERE id = $1 RETURNING scale_label_layouts`,
+    [id, JSON.stringify(layouts), at],
+  );
+  return rows[0]?.scale_label_layouts;
 }
 
 export async function insertHistory(

@@ -9,6 +9,7 @@ import type { LookupFn } from '../../lib/net/address-guard.js';
 import { privateTargetReason } from '../../lib/net/outbound-url.js';
 import type { AuthService, Principal } from '../auth/index.js';
 import { type FeedRecorder, noFeed } from '../feed/index.js';
+import { checkLayouts, type ScaleLabelLayout } from '../scale-labels/index.js';
 import type { MerchantRow } from './merchants-repository.js';
 import * as repo from './merchants-repository.js';
 
@@ -109,7 +110,11 @@ export function createMerchantsService(deps: {
   /** Name or status change, with the status change written in the merchant's history. */
   async function changeProfile(
     id: string,
-    changes: { name?: string; status?: 'AVAILABLE' | 'UNAVAILABLE'; weighingTolerancePercent?: string },
+    changes: {
+      name?: string;
+      status?: 'AVAILABLE' | 'UNAVAILABLE';
+      weighingTolerancePercent?: string;
+    } & repo.WeighingApprovalSettings,
     by: 'operator' | 'pos-notification',
   ): Promise<MerchantRow> {
     const at = clock.now();
@@ -166,7 +171,11 @@ export function createMerchantsService(deps: {
      */
     async updateMerchant(
       id: string,
-      changes: { name?: string; status?: 'AVAILABLE' | 'UNAVAILABLE'; weighingTolerancePercent?: number },
+      changes: {
+        name?: string;
+        status?: 'AVAILABLE' | 'UNAVAILABLE';
+        weighingTolerancePercent?: number;
+      } & repo.WeighingApprovalSettings,
     ) {
       if (changes.name !== undefined && !changes.name.trim()) throw badRequest('name must not be empty');
       let tolerance: string | undefined;
@@ -177,11 +186,29 @@ export function createMerchantsService(deps: {
           throw badRequest('weighingTolerancePercent has more than 2 decimal places');
         }
       }
+      const { weighingOutOfTolerance, weighingApprovalSeconds, weighingApprovalDefault } = changes;
       return changeProfile(
         id,
-        { name: changes.name?.trim(), status: changes.status, weighingTolerancePercent: tolerance },
+        {
+          name: changes.name?.trim(),
+          status: changes.status,
+          weighingTolerancePercent: tolerance,
+          weighingOutOfTolerance,
+          weighingApprovalSeconds,
+          weighingApprovalDefault,
+        },
         'operator',
       );
+    },
+
+    /** D41: the merchant's scale label layouts, tried in order. */
+    scaleLabelLayouts: async (id: string) => (await requireMerchant(id)).scale_label_layouts,
+
+    /** D41: replaces the layouts, each checked (400 naming the field, nothing written). */
+    async setScaleLabelLayouts(id: string, layouts: ScaleLabelLayout[]) {
+      const written = await repo.setScaleLabelLayouts(db, id, checkLayouts(layouts), clock.now());
+      if (!written) throw merchantNotFound();
+      return written;
     },
 
     /** Spec 4.3: what a MERCHANT upload says of the merchant, in the catalog's transaction. */

@@ -21,8 +21,11 @@ export {
   OperatorOrder,
   OperatorOrderSummary,
   Order,
+  OrderWeighingView,
   TrackingBody,
+  WeighingDecisionBody,
   WeighingView,
 } from './orders-schemas.js';
-export { createOrdersService, type OrdersService } from './orders-service.js';
+export { createOrdersService, type OrdersService, type PendingWeighingAnswer } from './orders-service.js';
 export { ORDERING_APP_VERSIONS, versionsRoutes } from './versions-routes.js';
+export type { DecisionListener, OrderWeighingState } from './weighing-approval-writes.js';

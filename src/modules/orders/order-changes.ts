@@ -19,6 +19,7 @@ import {
 import type { OrderWeighed, WeighingListener, WeighingOutcome } from './order-weighing.js';
 import type { CancellationRequest, OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
+import { type ApprovalPlan, applyApproval, applyDecision, type DecisionPlan } from './weighing-approval-writes.js';
 
 /**
  * An action the order already has, or one its state does not allow, with a title saying why (D7);
@@ -71,7 +72,11 @@ export interface Plan {
   events: PlannedEvent[];
   tracking?: { keyId: string | null; body: unknown };
   /** D38: a weighing rewrites the document and its totals; it raises no event (no state, no events). */
-  weighing?: { keyId: string | null; outcome: WeighingOutcome };
+  weighing?: { keyId: string | null; outcome: WeighingOutcome; id?: string };
+  /** D42: a weighing out of tolerance that waits for the platform's decision. */
+  approval?: ApprovalPlan;
+  /** D42: the decision on a waiting weighing (the platform's or the deadline's). */
+  decision?: DecisionPlan;
 }
 
 /**
@@ -111,7 +116,7 @@ export function createOrderChanges(deps: {
       at,
     );
     if (!written) throw new VersionConflict();
-    const id = newId();
+    const id = weighing.id ?? newId();
     await repo.insertWeighing(tx, {
       id,
       orderId: order.id,
@@ -159,6 +164,18 @@ export function createOrderChanges(deps: {
   /** Writes one decided change: compare-and-set of the state, tracking, then the events. */
   async function applyPlan(tx: Queryable, order: OrderRow, plan: Plan): Promise<void> {
     if (plan.weighing) return applyWeighing(tx, order, plan.weighing);
+    if (plan.approval) {
+      if (!(await applyApproval(tx, order, plan.approval, { feed, at: clock.now() }))) throw new VersionConflict();
+      return;
+    }
+    if (plan.decision) {
+      const write = (outcome: WeighingOutcome) =>
+        applyWeighing(tx, order, { keyId: plan.decision?.keyId ?? null, outcome });
+      if (!(await applyDecision(tx, order, plan.decision, { feed, at: clock.now(), write }))) {
+        throw new VersionConflict();
+      }
+      return;
+    }
     const current = repo.stateOf(order);
     const polled = plan.events.filter((e) => e.polled !== false).map((e) => e.eventType);
     const next: OrderState = {

@@ -8,6 +8,7 @@ import { badRequest } from '../../lib/errors.js';
 import { Decimal } from '../../lib/money.js';
 import type { Cut, ProductRow } from '../catalog/index.js';
 import { BRANDED_METHODS, type CreateOrderBody, type Order, type OrderItem } from './orders-schemas.js';
+import { checkWeightLimits } from './weight-limits.js';
 
 export type CreateOrderInput = Static<typeof CreateOrderBody>;
 /**
@@ -86,6 +87,7 @@ export function buildOrder(input: CreateOrderInput, ctx: IntakeContext): BuiltOr
     const product = (fromId ?? fromPdv) as ProductRow;
     if (product.status !== 'AVAILABLE') throw badRequest(`${at} names an UNAVAILABLE product`);
     const q = quantity(item.quantity, product.unit, `${at}.quantity`, 'product');
+    checkWeightLimits(product, q, `${at}.quantity`);
     const unitPrice = new Decimal(product.price);
     const cut = item.cutId === undefined ? undefined : cutOption(product, item.cutId, ctx.cuts, `${at}.cutId`);
     const options = (item.options ?? []).map((o, j) => {

@@ -8,6 +8,7 @@ import type { Queryable } from '../../db/db.js';
 import { badRequest } from '../../lib/errors.js';
 import { Decimal } from '../../lib/money.js';
 import type { OrderDocument, StoredOrderItem } from './order-intake.js';
+import { type LabelContext, readLineLabel } from './weighing-labels.js';
 
 /** D38 "at most 3 decimals": grams. */
 export const WEIGHT_DECIMALS = 3;
@@ -16,16 +17,30 @@ export const DEFAULT_WEIGHING_TOLERANCE_PERCENT = 20;
 
 const CURRENCY = 'BRL';
 
+/** D38, D41: a line weighed by its kilograms, or by the scale's label. */
 export interface WeighingLineInput {
   index: number;
-  quantity: number;
+  quantity?: number;
+  label?: string;
 }
 
-/** One weighed line as the platform feed and the timeline show it (D38). */
+/** One weighed line as the platform feed and the timeline show it (D38); `scaleLabel` when weighed by label (D41). */
 export interface WeighedLine {
   index: number;
   orderedQuantity: number;
   quantity: number;
+  scaleLabel?: string;
+}
+
+/** A request line once checked: the kilograms it stands for, and a PRICE label's printed price (D41). */
+export interface CheckedLine {
+  index: number;
+  orderedQuantity: number;
+  quantity: Decimal;
+  scaleLabel?: string;
+  labelPrice?: Decimal;
+  /** Outside the tolerance (only under the ASK policy, D42; otherwise a 400). */
+  outside: boolean;
 }
 
 export interface Price {
@@ -42,6 +57,15 @@ export interface WeighingOutcome {
   itemsPriceAfter: Price;
   /** Present when part of the order is prepaid: what the platform charges (+) or refunds (−). */
   weighingAdjustment: Price | null;
+  /** The request's lines as checked (D42 keeps them while the weighing waits for approval). */
+  checked: CheckedLine[];
+}
+
+/** What a weighing may do beyond D38's kilograms: read labels (D41), and let lines out of tolerance through (D42 ASK). */
+export interface WeighingOptions {
+  labels?: LabelContext;
+  /** ASK: a line out of tolerance is marked `outside` instead of refused. */
+  ask?: boolean;
 }
 
 /**
@@ -96,10 +120,15 @@ function checkLines(
   items: StoredOrderItem[],
   input: WeighingLineInput[],
   tolerancePercent: Decimal,
-): Array<{ index: number; orderedQuantity: number; quantity: Decimal }> {
+  options: WeighingOptions,
+): CheckedLine[] {
   const seen = new Map<number, number>();
   return input.map((line, i) => {
-    const field = `items[${i}].quantity`;
+    const byLabel = line.label !== undefined;
+    if (byLabel && line.quantity !== undefined) {
+      throw badRequest(`items[${i}] gives both quantity and label: send one of them`);
+    }
+    const field = `items[${i}].${byLabel ? 'label' : 'quantity'}`;
     const item = Number.isInteger(line.index) ? items[line.index] : undefined;
     if (item === undefined) {
       throw badRequest(
@@ -114,21 +143,32 @@ function checkLines(
     if (item.unit !== 'KG') {
       throw badRequest(`${field} cannot be applied: line ${line.index} is sold by UN (only KG lines are weighed)`);
     }
-    if (!Number.isFinite(line.quantity)) throw badRequest(`${field} must be a number`);
-    const q = dec(line.quantity);
-    if (q.lessThanOrEqualTo(0)) throw badRequest(`${field} must be greater than 0`);
-    if (q.decimalPlaces() > WEIGHT_DECIMALS)
-      throw badRequest(`${field} has more than ${WEIGHT_DECIMALS} decimal places`);
+    let q: Decimal;
+    let label: { scaleLabel: string; labelPrice?: Decimal } | undefined;
+    if (byLabel) {
+      const read = readLineLabel(line.label, item, line.index, field, options.labels);
+      q = read.quantity;
+      label = { scaleLabel: read.scaleLabel, ...(read.labelPrice ? { labelPrice: read.labelPrice } : {}) };
+    } else {
+      if (line.quantity === undefined) throw badRequest(`items[${i}].quantity or items[${i}].label is required`);
+      if (!Number.isFinite(line.quantity)) throw badRequest(`${field} must be a number`);
+      q = dec(line.quantity);
+      if (q.lessThanOrEqualTo(0)) throw badRequest(`${field} must be greater than 0`);
+      if (q.decimalPlaces() > WEIGHT_DECIMALS)
+        throw badRequest(`${field} has more than ${WEIGHT_DECIMALS} decimal places`);
+    }
     const orderedQuantity = item.orderedQuantity ?? item.quantity;
     const ordered = dec(orderedQuantity);
     const range = toleranceRange(ordered, tolerancePercent);
-    if (q.lessThan(range.lower) || q.greaterThan(range.upper)) {
+    const outside = q.lessThan(range.lower) || q.greaterThan(range.upper);
+    if (outside && !options.ask) {
       throw badRequest(
         `${field} must be between ${range.shownLower.toFixed()} and ${range.shownUpper.toFixed()} ` +
-          `(±${tolerancePercent.toFixed()} % of the ${ordered.toFixed()} kg ordered)`,
+          `(±${tolerancePercent.toFixed()} % of the ${ordered.toFixed()} kg ordered)` +
+          (label ? `: the label stands for ${q.toFixed()} kg` : ''),
       );
     }
-    return { index: line.index, orderedQuantity, quantity: q };
+    return { index: line.index, orderedQuantity, quantity: q, ...label, outside };
   });
 }
 
@@ -178,16 +218,39 @@ export function weighOrder(
   document: OrderDocument,
   input: WeighingLineInput[],
   tolerancePercent: string | number,
+  options: WeighingOptions = {},
 ): WeighingOutcome {
   const tolerance = new Decimal(String(tolerancePercent));
-  const checked = checkLines(document.items, input, tolerance);
-  const weighed = new Map(checked.map((line) => [line.index, line.quantity]));
+  return applyLines(document, checkLines(document.items, input, tolerance, options));
+}
 
-  const items = document.items.map((item, index) => {
-    const q = weighed.get(index);
-    if (q === undefined) return item;
+/**
+ * The order with these checked lines weighed and the `removed` lines taken out (D42
+ * REMOVE_LINES), totals and payments recomputed as D38 says. A line weighed by quantity drops
+ * the label an earlier weighing left on it; a PRICE label's line costs the printed price (D41).
+ */
+export function applyLines(
+  document: OrderDocument,
+  checked: CheckedLine[],
+  removed: ReadonlySet<number> = new Set(),
+): WeighingOutcome {
+  const weighed = new Map(checked.map((line) => [line.index, line]));
+  const items = document.items.flatMap((item, index) => {
+    if (removed.has(index)) return [];
+    const line = weighed.get(index);
+    if (line === undefined) return [item];
     const orderedQuantity = item.orderedQuantity ?? item.quantity;
-    return { ...item, quantity: q.toNumber(), orderedQuantity, totalPrice: price(lineTotal(item, q)) };
+    const { scaleLabel: _earlier, ...rest } = item as StoredOrderItem & { scaleLabel?: string };
+    const total = line.labelPrice ? labelLineTotal(item, line.labelPrice) : lineTotal(item, line.quantity);
+    return [
+      {
+        ...rest,
+        quantity: line.quantity.toNumber(),
+        orderedQuantity,
+        totalPrice: price(total),
+        ...(line.scaleLabel ? { scaleLabel: line.scaleLabel } : {}),
+      },
+    ];
   });
   const itemsPriceBefore = dec(document.total.itemsPrice.value);
   const itemsPrice = items.reduce((sum, item) => sum.plus(dec(item.totalPrice.value)), new Decimal(0));
@@ -211,13 +274,23 @@ export function weighOrder(
       ...(weighingAdjustment ? { weighingAdjustment } : {}),
     },
     totals: { itemsPrice: itemsPrice.toFixed(), orderAmount: orderAmount.toFixed() },
-    lines: checked.map((line) => ({
-      index: line.index,
-      orderedQuantity: line.orderedQuantity,
-      quantity: line.quantity.toNumber(),
-    })),
+    lines: checked.filter((line) => !removed.has(line.index)).map(weighedLine),
     itemsPriceBefore: price(itemsPriceBefore),
     itemsPriceAfter: price(itemsPrice),
     weighingAdjustment,
+    checked,
   };
+}
+
+/** A checked line as the feed and the timeline show it. */
+export const weighedLine = (line: CheckedLine): WeighedLine => ({
+  index: line.index,
+  orderedQuantity: line.orderedQuantity,
+  quantity: line.quantity.toNumber(),
+  ...(line.scaleLabel ? { scaleLabel: line.scaleLabel } : {}),
+});
+
+/** D41: a PRICE label's line costs exactly the printed price, plus its options (a cut's are 0). */
+function labelLineTotal(item: Pick<StoredOrderItem, 'options'>, printed: Decimal): Decimal {
+  return item.options.reduce((sum, o) => sum.plus(dec(o.totalPrice.value)), cents(printed));
 }

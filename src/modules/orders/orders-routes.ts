@@ -27,9 +27,9 @@ import {
   RequestCancellationBody,
   TrackingBody,
   ValidateCodeBody,
-  WeighingBody,
 } from './orders-schemas.js';
 import type { OrdersService } from './orders-service.js';
+import { weighingRoutes } from './weighing-routes.js';
 
 const common = { tags: ['orders'], params: OrderIdParams };
 const actionErrors = errorResponses(400, 401, 404, 409, 413, 415, 429);
@@ -232,25 +232,8 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersService }> 
     run: (principal, orderId, body) => orders.updateDetails(principal, orderId, body),
   });
 
-  orderAction({
-    action: 'weighing',
-    summary: 'The weighed kilograms of KG lines (D38); the prices follow the real weight',
-    description:
-      'A product sold by KG is ordered by an estimated weight; the butcher weighs the cut and sends the real weight ' +
-      '(kilograms, more than 0, at most 3 decimals) of each line by its index in the order’s items. Allowed once the ' +
-      'order is CONFIRMED and until it is READY_FOR_PICKUP or DISPATCHED; it may be repeated until then, the last ' +
-      'weighing of a line counting. The order then shows the weight as the line’s `quantity` and the ordered one as ' +
-      '`orderedQuantity`; the line’s `totalPrice` is its unit price × the weight rounded half up to cents (plus its ' +
-      'options); `itemsPrice` and `orderAmount` (itemsPrice + otherFees − discount) are recomputed; a PENDING payment ' +
-      'follows the new amount, and what no PENDING payment takes (a prepaid order) shows as `weighingAdjustment` ' +
-      '(positive: the platform charges it; negative: it refunds it). No event is raised. Errors: 400 naming ' +
-      '`items[i].quantity`, with the allowed range, for a UN line, an index that is not a line of the order or a ' +
-      'weight outside the merchant’s tolerance (±20 % of the ordered quantity unless the platform set another); ' +
-      'nothing of the request is applied then.',
-    body: WeighingBody,
-    answer: 202,
-    run: (principal, orderId, body) => orders.weigh(principal, orderId, body),
-  });
+  // D38, D41, D42: weighing, by kilograms or by label, with its own answer under ASK.
+  await app.register(weighingRoutes, { orders });
 
   app.route(
     declareRoute({

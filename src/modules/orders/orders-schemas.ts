@@ -104,7 +104,52 @@ export const OrderItem = Type.Object({
   originalPrice: described(Price, 'Price before discounts.'),
   totalPrice: described(Price, 'Price of the line: quantity × unit price plus options.'),
   options: Type.Array(OrderOption, { description: 'Options chosen for the line.' }),
+  /** D41: the scale label the line was weighed by. */
+  scaleLabel: Type.Optional(Type.String({ description: 'Once weighed by label: the scale’s EAN-13 label (D41).' })),
 });
+
+/** D42: one line of a waiting (or decided) weighing, before and after. */
+const ApprovalLineView = Type.Object({
+  index: Type.Integer({ description: 'The line’s position in the order’s items when it was weighed.' }),
+  name: Type.String({ description: 'The product’s name.' }),
+  orderedQuantity: Type.Number({ description: 'The kilograms the customer ordered.' }),
+  quantityBefore: Type.Number({ description: 'The line’s kilograms before this weighing.' }),
+  quantity: Type.Number({ description: 'The weighed kilograms.' }),
+  totalPriceBefore: described(Price, 'The line’s price before this weighing.'),
+  totalPriceAfter: described(Price, 'The line’s price with the weighed kilograms.'),
+  outOfTolerance: Type.Boolean({ description: 'Outside the merchant’s tolerance: why the customer is asked.' }),
+  scaleLabel: Type.Optional(Type.String({ description: 'The scale label it was weighed by (D41).' })),
+});
+
+/** D42: the order's last weighing that asked the customer, and the decision once it came. */
+export const OrderWeighingView = Type.Object(
+  {
+    weighingId: Uuid({ description: 'The weighing.' }),
+    state: Type.Enum(['PENDING_APPROVAL', 'ACCEPTED', 'REJECTED', 'LINES_REMOVED'], {
+      description: 'PENDING_APPROVAL until decided; then what the decision did.',
+    }),
+    deadline: DateTime({ description: 'When the merchant’s default decision applies if none came.' }),
+    lines: Type.Array(ApprovalLineView, { description: 'The weighed lines, before and after.' }),
+    itemsPriceBefore: described(Price, 'The order’s itemsPrice before the weighing.'),
+    itemsPriceAfter: described(Price, 'The order’s itemsPrice if the weighing is accepted.'),
+    decision: Type.Optional(
+      Type.Enum(['ACCEPT', 'REJECT', 'REMOVE_LINES'], { description: 'The decision, once it came.' }),
+    ),
+    by: Type.Optional(
+      Type.Enum(['platform', 'deadline'], {
+        description: 'platform (for the customer) or deadline (the merchant’s default).',
+      }),
+    ),
+    decidedAt: Type.Optional(DateTime({ description: 'When it was decided.' })),
+    removedLines: Type.Optional(
+      Type.Array(Type.Integer(), { description: 'REMOVE_LINES: the lines taken out (indexes when weighed).' }),
+    ),
+  },
+  {
+    description:
+      'A weighing out of tolerance that asks the customer (D42): waiting, then decided. Read it to learn the decision.',
+  },
+);
 
 export const PaymentMethod = Type.Object({
   value: Type.Number({ description: 'The amount.' }),
@@ -171,6 +216,7 @@ const orderProperties = {
       'Once weighed, what the platform settles of the prepaid part of the order: positive to charge, negative to refund.',
     ),
   ),
+  weighing: Type.Optional(OrderWeighingView),
   delivery: Type.Optional(
     Type.Object(
       {
@@ -590,9 +636,52 @@ export const WeighingBody = Type.Object({
   items: Type.Array(
     Type.Object({
       index: Type.Integer({ description: 'The line’s position in the order’s items, from 0' }),
-      quantity: Type.Number({ description: 'The weighed kilograms: more than 0, at most 3 decimals' }),
+      quantity: Type.Optional(
+        Type.Number({ description: 'The weighed kilograms: more than 0, at most 3 decimals (or give label)' }),
+      ),
+      label: Type.Optional(
+        Type.String({
+          maxLength: 64,
+          description:
+            'The scale’s EAN-13 label of the pack, instead of quantity (D41): read with the merchant’s scale label ' +
+            'layouts; it must carry the line’s product’s scaleCode',
+        }),
+      ),
     }),
     { description: 'The ordered products.', minItems: 1, maxItems: 200 },
+  ),
+});
+
+/** D42: a weighing out of tolerance under the ASK policy waits for the platform's decision. */
+export const PendingWeighingAnswer = Type.Object(
+  {
+    weighingId: Uuid({
+      description: 'The weighing: its timeline entry once applied, the decision route’s id while it waits.',
+    }),
+    state: Type.Enum(['APPLIED', 'PENDING_APPROVAL'], {
+      description:
+        'APPLIED: the order shows the weights now. PENDING_APPROVAL: a line is out of tolerance and the merchant ' +
+        'asks the customer (D42); nothing changed yet; read the order’s `weighing` for the decision.',
+    }),
+    deadline: Type.Optional(
+      DateTime({ description: 'PENDING_APPROVAL: when the merchant’s default decision applies if none came.' }),
+    ),
+  },
+  { description: 'What became of the weighing.' },
+);
+
+/** POST /admin/v1/orders/{orderId}/weighings/{weighingId}/decision (D42). */
+export const WeighingDecisionBody = Type.Object({
+  decision: Type.Enum(['ACCEPT', 'REJECT', 'REMOVE_LINES'], {
+    description:
+      'The customer’s answer: ACCEPT the weights, REJECT them (the butcher weighs again), or REMOVE_LINES (take ' +
+      'the lines out of the order; the rest of the weighing applies).',
+  }),
+  lines: Type.Optional(
+    Type.Array(Type.Integer({ minimum: 0 }), {
+      maxItems: 200,
+      description: 'REMOVE_LINES only: the weighing’s lines to take out (default: those out of tolerance).',
+    }),
   ),
 });
 

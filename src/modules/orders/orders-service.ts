@@ -10,7 +10,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual } from '../../lib/crypto.js';
 import { decodeTimeCursor } from '../../lib/cursor.js';
-import { AppError, badRequest } from '../../lib/errors.js';
+import { AppError, badRequest, notFound } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Principal } from '../auth/index.js';
 import { findCutsOfProducts, findProductsByRefs } from '../catalog/index.js';
@@ -38,6 +38,16 @@ import { type WeighingLineInput, type WeighingListener, weighOrder } from './ord
 import type { OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
 import type { WeighingView } from './orders-schemas.js';
+import { planApproval, planDecision } from './weighing-approval.js';
+import { alreadyDecided, type DocumentWithWeighing } from './weighing-approval-writes.js';
+import type { WeighingDecision } from './weighing-approvals-repository.js';
+import * as approvals from './weighing-approvals-repository.js';
+import type { LabelContext } from './weighing-labels.js';
+
+/** The weighing's answer: applied at once (D38), or waiting for the customer's decision (D42 ASK). */
+export type PendingWeighingAnswer =
+  | { weighingId: string; state: 'APPLIED' }
+  | { weighingId: string; state: 'PENDING_APPROVAL'; deadline: string };
 
 /** D36: the out-of-stock and invalid items of a cancellation request, when it names any. */
 const itemsNamed = (body: { outOfStockItems?: string[]; invalidItems?: string[] }) => ({
@@ -68,6 +78,38 @@ export function createOrdersService(deps: {
     feed,
     weighingListeners: deps.weighingListeners,
   });
+
+  /** D41: what reading labels needs: the merchant's layouts and the scale codes of the order's products. */
+  async function labelContext(
+    merchantId: string,
+    orderId: string,
+    layouts: LabelContext['layouts'],
+  ): Promise<LabelContext> {
+    const order = ownedOrNotFound(await repo.findOrder(db, orderId), merchantId);
+    const ids = order.document.items.flatMap((i) => (i.productId ? [i.productId] : []));
+    const products = await findProductsByRefs(db, merchantId, { ids, pdvIds: [] });
+    return { layouts, products: new Map(products.map((p) => [p.id, { name: p.name, scaleCode: p.scale_code }])) };
+  }
+
+  /**
+   * D42: the platform's decision for the customer on a waiting weighing (`by: platform`), or
+   * the merchant's default at the deadline (`by: deadline`). 404 for an unknown weighing of
+   * this order, 409 once it is decided.
+   */
+  async function decideWeighing(
+    orderId: string,
+    weighingId: string,
+    input: { decision: WeighingDecision; lines?: number[] },
+    by: 'platform' | 'deadline' = 'platform',
+  ): Promise<void> {
+    const approval = await approvals.findApproval(db, weighingId);
+    if (!approval || approval.order_id !== orderId) throw notFound('Weighing not found');
+    if (approval.state !== 'PENDING_APPROVAL') throw alreadyDecided();
+    await change(orderId, undefined, (order) => ({
+      events: [],
+      decision: planDecision(order, approval, input, by, clock.now()),
+    }));
+  }
 
   return {
     /** POST /admin/v1/merchants/{merchantId}/orders (operator-api.md#orders): emits CREATED. */
@@ -145,14 +187,70 @@ export function createOrdersService(deps: {
      * broken rule applies nothing. A compare-and-set like every other change, so a weighing and
      * a dispatch racing each other leave one outcome.
      */
-    async weigh(principal: Principal, orderId: string, body: { items: WeighingLineInput[] }) {
+    async weigh(
+      principal: Principal,
+      orderId: string,
+      body: { items: WeighingLineInput[] },
+    ): Promise<PendingWeighingAnswer> {
       const merchant = await deps.merchants.requireMerchant(principal.merchantId);
-      return change(orderId, principal.merchantId, (order) => {
+      // D41: the layouts and the order's products' scale codes, only when a line is a label.
+      const labels = body.items.some((l) => l.label !== undefined)
+        ? await labelContext(principal.merchantId, orderId, merchant.scale_label_layouts)
+        : undefined;
+      const ask = merchant.weighing_out_of_tolerance === 'ASK';
+      let pending: PendingWeighingAnswer | undefined;
+      await change(orderId, principal.merchantId, (order) => {
+        pending = undefined;
         if (order.status !== 'CONFIRMED') throw refused(`Order is ${order.status}`);
         if (order.event_types.includes('PICKED_UP')) throw refused('Order is PICKED_UP');
-        const outcome = weighOrder(order.document, body.items, merchant.weighing_tolerance_percent);
-        return { events: [], weighing: { keyId: principal.keyId, outcome } };
+        const waiting = (order.document as DocumentWithWeighing).weighing;
+        if (waiting?.state === 'PENDING_APPROVAL') {
+          throw refused(`Order has a weighing waiting for the customer's decision until ${waiting.deadline}`);
+        }
+        const outcome = weighOrder(order.document, body.items, merchant.weighing_tolerance_percent, { labels, ask });
+        if (!outcome.checked.some((line) => line.outside)) {
+          const id = newId();
+          pending = { weighingId: id, state: 'APPLIED' };
+          return { events: [], weighing: { keyId: principal.keyId, outcome, id } };
+        }
+        // D42 ASK: nothing changes yet; the platform decides for the customer by the deadline.
+        const approval = planApproval(order.document, outcome, {
+          keyId: principal.keyId,
+          weighingId: newId(),
+          now: clock.now(),
+          seconds: merchant.weighing_approval_seconds,
+          defaultDecision: merchant.weighing_approval_default,
+        });
+        pending = {
+          weighingId: approval.weighing.weighingId,
+          state: 'PENDING_APPROVAL',
+          deadline: approval.weighing.deadline,
+        };
+        return { events: [], approval };
       });
+      if (!pending) throw new Error('a weighing that changed the order left no answer');
+      return pending;
+    },
+
+    decideWeighing,
+
+    /**
+     * D42: applies the merchant's default to every waiting weighing past its deadline. Safe with
+     * several workers: each decision is a compare-and-set, and one that another worker (or the
+     * platform) got to first is skipped. Returns how many this call decided.
+     */
+    async decideDueWeighings(limit = 100): Promise<number> {
+      let decided = 0;
+      for (const due of await approvals.dueApprovals(db, clock.now(), limit)) {
+        try {
+          await decideWeighing(due.order_id, due.id, { decision: due.default_decision }, 'deadline');
+          decided++;
+        } catch (error) {
+          if (error instanceof AppError && error.status === 409) continue;
+          throw error;
+        }
+      }
+      return decided;
     },
 
     /** Spec 4.7. */

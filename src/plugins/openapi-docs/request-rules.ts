@@ -85,6 +85,9 @@ const INTAKE_EXAMPLE = {
   },
 };
 
+/** D41: the layout of the labels `2 010085 02504 9` (code 010085, 2.504 kg). */
+const LAYOUT_EXAMPLE = { prefix: '2', codeDigits: 6, value: 'WEIGHT', valueDigits: 5, decimals: 3 };
+
 function mediaSchemas(op: Json): Json[] {
   const content = ((op.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>;
   return Object.values(content).map((media) => media.schema as Json);
@@ -194,6 +197,11 @@ const RULES: Record<string, (op: Json) => void> = {
   // An options.orderId must name an order of the merchant: the example places a new one.
   postV1SandboxScenarios: (op) => setExample(op, { scenario: 'delivery-instant' }),
   postAdminV1MerchantsByMerchantIdSandboxScenarios: (op) => setExample(op, { scenario: 'delivery-instant' }),
+  // D41, D42: examples the service accepts (generated ones would break the layout rules).
+  putV1MerchantScaleLabelLayouts: (op) => setExample(op, [LAYOUT_EXAMPLE]),
+  putAdminV1MerchantsByMerchantIdScaleLabelLayouts: (op) => setExample(op, [LAYOUT_EXAMPLE]),
+  postV1OrdersByOrderIdWeighing: (op) => setExample(op, { items: [{ index: 0, quantity: 1.2 }] }),
+  postAdminV1OrdersByOrderIdWeighingsByWeighingIdDecision: (op) => setExample(op, { decision: 'ACCEPT' }),
   postV1Homologations: (op) => homologationRules(op),
   postAdminV1MerchantsByMerchantIdIntegrationKeysByKeyIdHomologations: (op) => homologationRules(op),
 };
