@@ -75,13 +75,11 @@ export async function startClientWorld(): Promise<ClientWorld> {
 export interface ButcherShop {
   merchant: MerchantCredentials;
   productId: string;
-  /** Whether this build weighs by scale label (D41): the label layouts route answers. */
-  labels: boolean;
 }
 
 /**
  * A merchant whose POS registered the receiver as its webhook URL and published picanha sold by
- * KG at R$ 12.19 (scale code 010085 and D41's layout where labels exist), with a cut.
+ * KG at R$ 12.19 with scale code 010085 (and D41's label layout), with a cut.
  */
 export async function openButcherShop(world: ClientWorld, name: string): Promise<ButcherShop> {
   const merchant = await createMerchant(world.server.app, name);
@@ -91,20 +89,14 @@ export async function openButcherShop(world: ClientWorld, name: string): Promise
     clientSecret: merchant.clientSecret,
   });
   await pos.onboard({ ordersWebhookURL: world.receiver.url });
+  // D41's layout: prefix 2, a 6-digit product code, a 5-digit weight in grams.
   const layouts = await world.server.app.inject({
     method: 'PUT',
     url: '/v1/merchant/scaleLabelLayouts',
     headers: { authorization: `Bearer ${merchant.token}` },
     payload: [{ prefix: '2', codeDigits: 6, value: 'WEIGHT', valueDigits: 5, decimals: 3 }],
   });
-  const labels = layouts.statusCode !== 404;
-  if (labels && layouts.statusCode >= 300) throw new Error(`scale label layouts refused: ${layouts.body}`);
-  if (!labels) {
-    process.stdout.write(
-      'this build has no scale labels yet (PUT /v1/merchant/scaleLabelLayouts is 404: D41 is not merged): ' +
-        'the example weighs by the weight typed at the counter instead\n',
-    );
-  }
+  if (layouts.statusCode !== 200) throw new Error(`scale label layouts refused: ${layouts.body}`);
   // The catalog as a POS publishes it (spec 4.3): the scale code is a catalog field (D41).
   const upload = {
     entityType: 'MERCHANT',
@@ -126,7 +118,7 @@ export async function openButcherShop(world: ClientWorld, name: string): Promise
             description: 'Picanha bovina',
             unit: 'KG',
             externalCode: 'BAL-PICANHA',
-            ...(labels ? { scaleCode: SCALE_CODE } : {}),
+            scaleCode: SCALE_CODE,
           },
         ],
       },
@@ -136,7 +128,7 @@ export async function openButcherShop(world: ClientWorld, name: string): Promise
   if (synced?.status !== 'SUCCESS') throw new Error(`the catalog upload ended ${JSON.stringify(synced)}`);
   const productId = (await pos.getMerchant()).products.find((p) => p.pdv_external_id === 'picanha')?.id as string;
   await world.op.addCut(merchant.merchantId, productId, { id: 'bife', name: 'Bife', spice: { name: 'Alho' } });
-  return { merchant, productId, labels };
+  return { merchant, productId };
 }
 
 export async function placeOrder(world: ClientWorld, shop: ButcherShop) {
@@ -153,7 +145,7 @@ export function exampleEnv(world: ClientWorld, shop: ButcherShop): NodeJS.Proces
     CLEAVER_URL: world.server.url,
     CLEAVER_CLIENT_ID: shop.merchant.merchantId,
     CLEAVER_CLIENT_SECRET: shop.merchant.clientSecret,
-    ...(shop.labels ? { CLEAVER_SCALE_LABEL: SCALE_LABEL } : { CLEAVER_SCALE_KG: '2.504' }),
+    CLEAVER_SCALE_LABEL: SCALE_LABEL,
     CLEAVER_WAIT_SECONDS: '20',
   };
 }
@@ -201,8 +193,8 @@ export function writeNotification(dir: string, name: string, request: ReceivedRe
 
 /**
  * A language's example, given its compiled command, taken through a whole order flow: its output
- * shows every step in order, and the service shows the order weighed (by the label where this
- * build has labels), dispatched, and none of its events left pending.
+ * shows every step in order, and the service shows the order weighed by the scale label (D41),
+ * dispatched, and none of its events left pending.
  */
 export async function expectWholeOrderFlow(world: ClientWorld, shop: ButcherShop, command: string, args: string[]) {
   const order = await placeOrder(world, shop);
@@ -215,7 +207,7 @@ export async function expectWholeOrderFlow(world: ClientWorld, shop: ButcherShop
     `order: ${order.displayId} DELIVERY CREATED`,
     '  item 0: Picanha 2.5 KG BRL 30.48 Bife – Alho',
     'confirmed',
-    `weighed: item 0 2.504 kg (ordered 2.5) BRL 30.52 label ${shop.labels ? SCALE_LABEL : ''}`,
+    `weighed: item 0 2.504 kg (ordered 2.5) BRL 30.52 label ${SCALE_LABEL}`,
     'ready for pickup',
     'dispatched',
     'acknowledged: ',
@@ -232,7 +224,7 @@ export async function expectWholeOrderFlow(world: ClientWorld, shop: ButcherShop
   const after = await world.op.getOrder(order.id);
   expect(after.lastEvent).toBe('DISPATCHED');
   expect(after.items[0]).toMatchObject({ quantity: 2.504, orderedQuantity: 2.5, totalPrice: { value: 30.52 } });
-  if (shop.labels) expect(after.items[0]).toMatchObject({ scaleLabel: SCALE_LABEL });
+  expect(after.items[0]).toMatchObject({ scaleLabel: SCALE_LABEL });
   const pos = createPosClient({
     baseUrl: world.server.url,
     clientId: shop.merchant.merchantId,
@@ -351,7 +343,7 @@ export async function expectEveryOrderAction(world: ClientWorld, shop: ButcherSh
       'accepted: CANCELLED',
       'denied: CANCELLED_DENIED',
       'cancellation requested: CANCELLATION_REQUESTED',
-      shop.labels ? 'scale label layouts: 2/6/WEIGHT/5/3 21/4/PRICE/6/2' : 'scale label layouts: 404 Route not found',
+      'scale label layouts: 2/6/WEIGHT/5/3 21/4/PRICE/6/2',
       'missing order: 404 Order not found',
       '',
     ].join('\n'),

@@ -66,7 +66,7 @@ begin
       Client.RequestCancellation(Deny, 'Sem estoque', 'UNAVAILABLE_ITEM', 'AUTO');
       WriteLn('cancellation requested: ', Client.GetOrder(Deny).LastEvent);
 
-      // D41: the POS declares how its scale writes labels (404 where the service has no labels yet).
+      // D41: the POS declares how its scale writes labels, and reads them back.
       try
         Layouts := Client.SetScaleLabelLayouts([ScaleLabelLayout('2', 6, 'WEIGHT', 5, 3),
           ScaleLabelLayout('21', 4, 'PRICE', 6, 2)]);

@@ -75,7 +75,7 @@ internal static class OrderActions
             await client.RequestCancellationAsync(deny, "Sem estoque", "UNAVAILABLE_ITEM", "AUTO");
             Console.WriteLine("cancellation requested: " + (await client.GetOrderAsync(deny)).LastEvent);
 
-            // D41: the POS declares how its scale writes labels (404 where the service has no labels yet).
+            // D41: the POS declares how its scale writes labels, and reads them back.
             try
             {
                 await client.SetScaleLabelLayoutsAsync(new[]
