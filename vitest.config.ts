@@ -62,6 +62,8 @@ const onceOnly = [
   'packages/*/src/**/*.test.ts',
   'packages/*/test/**/*.test.ts',
   'examples/*/test/**/*.test.ts',
+  // The Pascal and C# clients (clients/), compiled and run against a running app.
+  'test/clients/*.test.ts',
   // The CLI (commands over HTTP) and the built binary; cli-startup-errors has PostgreSQL cases.
   'test/cli/cli-catalog.test.ts',
   'test/cli/cli-pos-defaults.test.ts',

@@ -58,7 +58,9 @@ export async function registerOpenApi(
         title: 'Cleaver integration service',
         description:
           'Marketplace side of the integration between a butcher shop POS and the marketplace: OAuth, ' +
-          'onboarding, catalog upload, orders, events (polling and webhooks), logistics, and the operator API.',
+          'onboarding, catalog upload, orders, events (polling and webhooks), logistics, and the operator API. ' +
+          'Clients for POS software, in the repository: TypeScript (`@cleaver/pos-client`, packages/pos-client), ' +
+          'Delphi and Free Pascal (clients/pascal) and C# for .NET Framework 4.6.1 and .NET Standard 2.0 (clients/dotnet).',
         version: '1.0.0',
         license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },

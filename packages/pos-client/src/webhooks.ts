@@ -3,7 +3,8 @@
 // - X-App-Signature: lowercase hex HMAC-SHA256 of the raw body (Open Delivery);
 // - Standard Webhooks: webhook-signature `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`.
 // Every scheme present must verify; at least one must be present. Verify the RAW body bytes:
-// a body parsed and re-serialised is not what was signed.
+// a body parsed and re-serialised is not what was signed. The secret is the client secret as
+// issued, or the `whsec_` + base64 form that Standard Webhooks libraries take (the same key).
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { WebhookVerificationError } from './errors.js';
 import type { EventRecord } from './types.js';
@@ -43,7 +44,7 @@ export function verifyWebhook(
   options: VerifyWebhookOptions = {},
 ): VerifiedWebhook {
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
-  const key = Buffer.from(secret, 'utf8');
+  const key = secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret, 'utf8');
   const schemes: VerifiedWebhook['schemes'] = [];
 
   const appSignature = header(headers, 'x-app-signature');

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { signBody, verifyWebhook, WebhookVerificationError } from '../src/index.js';
@@ -81,5 +82,38 @@ describe('verifyWebhook (D10)', () => {
     const sw = new Webhook(Buffer.from(secret, 'utf8'), { format: 'raw' });
     expect(sw.verify(raw, h)).toEqual(record);
     expect(verifyWebhook(raw, h, secret).event).toEqual(record);
+  });
+});
+
+// The vectors every Cleaver client checks (the Pascal and C# clients' tests run the same file):
+// the three verifiers must agree on every outcome and every refusal's words.
+interface SignatureVector {
+  name: string;
+  secret?: string;
+  headers: Record<string, string>;
+  body: string;
+  now: number;
+  valid: boolean;
+  schemes?: string[];
+  eventType?: string;
+  error?: string;
+}
+const shared = JSON.parse(
+  readFileSync(new URL('../../../clients/signature-vectors.json', import.meta.url), 'utf8'),
+) as {
+  secret: string;
+  cases: SignatureVector[];
+};
+
+describe('verifyWebhook on the signature vectors shared with the Pascal and C# clients', () => {
+  it.each(shared.cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const verify = () => verifyWebhook(c.body, c.headers, c.secret ?? shared.secret, { now: () => c.now * 1000 });
+    if (c.valid) {
+      const verified = verify();
+      expect(verified.schemes).toEqual(c.schemes);
+      expect(verified.event.eventType).toBe(c.eventType);
+    } else {
+      expect(verify).toThrow(new WebhookVerificationError(c.error));
+    }
   });
 });
