@@ -16,6 +16,7 @@ import { ErrorBody } from './lib/schemas.js';
 import { unstorableTextPath } from './lib/storable-text.js';
 import type { ShutdownState } from './lifecycle/shutdown-state.js';
 import {
+  adminAvailabilityRoutes,
   adminCatalogRoutes,
   adminLogisticsRoutes,
   adminMerchantsRoutes,
@@ -30,7 +31,7 @@ import { eventsRoutes } from './modules/events/index.js';
 import { asyncApiDocument, feedRoutes } from './modules/feed/index.js';
 import { operatorHomologationRoutes, posHomologationRoutes } from './modules/homologation/index.js';
 import { logisticsRoutes, useLogisticsAuth } from './modules/logistics/index.js';
-import { onboardingRoutes } from './modules/merchants/index.js';
+import { onboardingRoutes, pauseRoutes } from './modules/merchants/index.js';
 import { auditRoutes, operatorsRoutes } from './modules/operators/index.js';
 import { ordersRoutes, versionsRoutes } from './modules/orders/index.js';
 import { operatorSandboxRoutes, posSandboxRoutes } from './modules/sandbox/index.js';
@@ -270,6 +271,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
     await scope.register(async (declared) => {
       requireDeclaredRoutes(declared, 'merchant');
       await declared.register(onboardingRoutes, { prefix: '/v1', merchants: services.merchants });
+      await declared.register(pauseRoutes, { prefix: '/v1', merchants: services.merchants });
       await declared.register(ordersRoutes, { prefix: '/v1', orders: services.orders });
       await declared.register(eventsRoutes, { prefix: '/v1', events: services.events });
       await declared.register(developerRoutes, {
@@ -312,6 +314,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         usage: services.usage,
       });
       await scope.register(adminCatalogRoutes, { merchants: services.merchants, catalog: services.catalog });
+      await scope.register(adminAvailabilityRoutes, { merchants: services.merchants, catalog: services.catalog });
       await scope.register(adminLogisticsRoutes, { logisticsApps: services.logisticsApps });
       await scope.register(adminOrdersRoutes, {
         orders: services.orders,

@@ -14,6 +14,13 @@ export interface RunningWorkers {
 const HOUR = 3_600_000;
 const PRESENCE_CHECK_MS = 30_000;
 const RETENTION_EVERY_MS = 60_000;
+/** D43: how often due pauses are ended (readers already treat a pause past its end as over). */
+const PAUSE_SWEEP_MS = 5_000;
+
+/** D43: one pass of the pause sweep: products, then stores. */
+export async function endDuePauses(services: Pick<Services, 'catalog' | 'merchants'>): Promise<number> {
+  return (await services.catalog.availability.endDuePauses()) + (await services.merchants.endDuePauses());
+}
 
 /** Background work of one process (`--role worker` or `all`). Each worker is stoppable. */
 export async function startWorkers(services: Services): Promise<RunningWorkers> {
@@ -55,6 +62,10 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
   // D36: presence changes on the platform feed (`merchant PRESENCE_CHANGED`). Every worker process
   // may run it; each announcement is a compare-and-set in the item's transaction.
   every(PRESENCE_CHECK_MS, () => services.usage.announcePresenceChanges(), throttledReport('presence feed'));
+
+  // D43: timed pauses of products and stores end by themselves. Every worker process may run it:
+  // each product's end is taken with SKIP LOCKED and each store's is a compare-and-set.
+  every(PAUSE_SWEEP_MS, () => endDuePauses(services), throttledReport('pauses'));
 
   // Catalog uploads (D16): woken by NOTIFY, by the earliest lease expiry, and a slow sweep.
   await services.catalog.worker.start();

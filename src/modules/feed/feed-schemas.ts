@@ -76,7 +76,17 @@ export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
   },
   merchant: {
     STATUS_CHANGED: Loose(
-      { status: Type.Enum(['AVAILABLE', 'UNAVAILABLE']), by: Type.Enum(['pos', 'operator', 'presence']) },
+      {
+        status: Type.Enum(['AVAILABLE', 'UNAVAILABLE']),
+        by: Type.Enum(['pos', 'operator', 'presence', 'pause'], {
+          description: 'Who switched it; `pause`: a timed pause ended by itself (D43)',
+        }),
+        pause: Type.Optional(
+          Type.Union([Type.Object({ reason: Type.String(), until: DateTime() }), Type.Null()], {
+            description: 'D43: the timed pause that switched it off, with its reason and end; null when a pause ended',
+          }),
+        ),
+      },
       "The merchant's order-receiving switch changed",
     ),
     PRESENCE_CHANGED: Loose(
@@ -92,6 +102,22 @@ export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
     ),
   },
   catalog: {
+    AVAILABILITY_CHANGED: Loose(
+      {
+        items: Type.Array(
+          Type.Object({
+            productId: Uuid(),
+            pdvId: Type.Union([Type.String(), Type.Null()]),
+            available: Type.Boolean(),
+            reason: Type.Union([Type.Enum(['OUT_OF_STOCK', 'QUALITY', 'NOT_TODAY', 'OTHER']), Type.Null()]),
+            until: Type.Union([DateTime(), Type.Null()]),
+            stock: Type.Union([Type.Object({ quantity: Type.Number() }), Type.Null()]),
+          }),
+        ),
+      },
+      'D43: products were paused, resumed or counted, or an order moved their stock (confirmation, weighing, ' +
+        'cancellation), or a pause ended by itself: each product as it is now',
+    ),
     SYNC_FINISHED: Loose(
       {
         syncId: Uuid(),

@@ -9,6 +9,7 @@ import type { LookupFn } from '../../lib/net/address-guard.js';
 import { privateTargetReason } from '../../lib/net/outbound-url.js';
 import type { AuthService, Principal } from '../auth/index.js';
 import { type FeedRecorder, noFeed } from '../feed/index.js';
+import { createMerchantPause } from './merchant-pause.js';
 import type { MerchantRow } from './merchants-repository.js';
 import * as repo from './merchants-repository.js';
 
@@ -137,6 +138,8 @@ export function createMerchantsService(deps: {
   }
 
   return {
+    // D43: the store's timed pause (merchant-pause.ts).
+    ...createMerchantPause({ db, clock, feed }),
     requireMerchant,
     findMerchant: (id: string) => repo.findMerchant(db, id),
     /** Which of these ids are merchants (the logistics module links apps to them). */

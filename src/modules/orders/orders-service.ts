@@ -34,6 +34,7 @@ import {
   nextStatus,
   type OrderStatus,
 } from './order-state.js';
+import { orderLines, type StockKeeper } from './order-stock.js';
 import { type WeighingLineInput, type WeighingListener, weighOrder } from './order-weighing.js';
 import type { OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
@@ -57,6 +58,8 @@ export function createOrdersService(deps: {
   weighingListeners?: WeighingListener[];
   /** D36: the platform feed (TRACKING, DELIVERY_CODE_CHECKED items). */
   feed?: FeedRecorder;
+  /** D43: counted stock and pauses (the catalog's availability). */
+  stock?: StockKeeper;
 }) {
   const { db, clock, config, events } = deps;
   const feed = deps.feed ?? noFeed;
@@ -67,6 +70,7 @@ export function createOrdersService(deps: {
     events,
     feed,
     weighingListeners: deps.weighingListeners,
+    stock: deps.stock,
   });
 
   return {
@@ -99,6 +103,8 @@ export function createOrdersService(deps: {
         newId,
         randomDigits,
       });
+      // D43: nothing paused, nothing asked beyond counted stock (taken at confirmation).
+      await deps.stock?.checkIntake(merchantId, orderLines(built.document));
       await db.transaction(async (tx) => {
         await repo.insertOrder(tx, {
           id: orderId,
