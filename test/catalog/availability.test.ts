@@ -139,6 +139,24 @@ describe('availability without a catalog upload (D43)', () => {
     expect(stocks).toEqual([2, 0.5, 0.3, 0.05, 1.75, 0]);
   });
 
+  it('a KG product is out of stock at its weight minimum, not only at zero', async ({ t, me }) => {
+    const fraldinha = await createProduct(t.app, me.merchantId, { name: 'Fraldinha', price: 54.9, unit: 'KG' });
+    // weight {min, max, step} comes with a catalog upload (D42); written here directly.
+    await t.database.db.query('UPDATE products SET weight_min = 0.5, weight_max = 5, weight_step = 0.1 WHERE id = $1', [
+      fraldinha.id,
+    ]);
+    await pos(t, me).post('/v1/merchant/availability', {
+      items: [{ productId: fraldinha.id, available: true, stock: { quantity: 1.2 } }],
+    });
+    const order = (await intake(t, me.merchantId, [{ productId: fraldinha.id, quantity: 0.7 }])).json();
+    expect((await pos(t, me).post(`/v1/orders/${order.id}/confirm`, confirmBody)).statusCode).toBe(202);
+    expect(await productStock(t, me, fraldinha.id)).toMatchObject({
+      status: 'UNAVAILABLE',
+      stock: 0.5,
+      availability: { available: false, reason: 'OUT_OF_STOCK', stock: { quantity: 0.5 } },
+    });
+  });
+
   it('two confirmations racing for the last unit: one wins, the other is told the stock left', async ({ t, me }) => {
     const leitoa = await createProduct(t.app, me.merchantId, { name: 'Leitoa', price: 450, unit: 'UN' });
     await pos(t, me).post('/v1/merchant/availability', {

@@ -38,6 +38,11 @@ function intake(order: ModelOrder) {
     external_code: '',
     ean: '',
     sku: '',
+    scale_code: null,
+    weight_min: null,
+    weight_max: null,
+    weight_step: null,
+    lead_time_hours: null,
   }));
   const { prepaid, pending } = intakePayments(order);
   const methods = [

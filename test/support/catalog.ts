@@ -27,6 +27,9 @@ export interface RecordProduct {
   sku: string;
   media: string[];
   cuts?: Array<{ id: string; name: string; spice: { id: string; name: string } | null }>;
+  scaleCode?: string;
+  weight?: { min: number; max: number; step: number };
+  leadTimeHours?: number;
 }
 
 export interface MerchantRecord {

@@ -29,6 +29,23 @@ export interface IntegrationConfig {
 export type Availability = 'AVAILABLE' | 'UNAVAILABLE';
 export type ProductUnit = 'KG' | 'UN';
 
+/** KG limits of an ordered quantity (D42): kilograms with at most 3 decimals. */
+export interface WeightLimits {
+  min: number;
+  max: number;
+  /** Ordered quantities are min + a whole number of steps. */
+  step: number;
+}
+
+/** A product's butcher fields (D41, D42, D44); each is updated when given and kept when absent. */
+export interface ProductTradeFields {
+  /** The product's code on the scale's labels: 1 to 6 digits (D41). */
+  scaleCode?: string;
+  weight?: WeightLimits;
+  /** Least hours between intake and a scheduled order's slot, at most 2 decimals (D44). */
+  leadTimeHours?: number;
+}
+
 /** Spec 4.3, entityType MERCHANT: one store with its categories, offers and items. */
 export interface CatalogMerchantObject {
   /** The store id in the POS. */
@@ -47,21 +64,23 @@ export interface CatalogMerchantObject {
     price: { value: number };
     status?: Availability;
   }>;
-  items: Array<{
-    id: string;
-    name: string;
-    description?: string;
-    externalCode?: string;
-    ean?: string;
-    unit?: ProductUnit;
-    serving?: number;
-    nutritionalInfo?: Record<string, unknown>;
-    image?: { url: string };
-  }>;
+  items: Array<
+    {
+      id: string;
+      name: string;
+      description?: string;
+      externalCode?: string;
+      ean?: string;
+      unit?: ProductUnit;
+      serving?: number;
+      nutritionalInfo?: Record<string, unknown>;
+      image?: { url: string };
+    } & ProductTradeFields
+  >;
 }
 
 /** D18: flat ITEM entries update existing products only. */
-export interface CatalogItemObject {
+export interface CatalogItemObject extends ProductTradeFields {
   id: string;
   ean?: string;
   externalCode?: string;
@@ -119,8 +138,8 @@ export interface MerchantCategory {
   productsId: string[];
 }
 
-/** Spec 2.5. */
-export interface MerchantProduct {
+/** Spec 2.5; the trade fields (D41, D42, D44) only when set. */
+export interface MerchantProduct extends ProductTradeFields {
   id: string;
   pdv_external_id: string | null;
   name: string;

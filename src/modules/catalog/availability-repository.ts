@@ -26,7 +26,7 @@ export interface AvailabilityRow {
  * D43: a KG product is out of stock at or below its weight minimum (the least a customer may
  * order), a UN product at 0.
  */
-const STOCK_MIN = `'0'`;
+const STOCK_MIN = `(CASE WHEN p.unit = 'KG' THEN COALESCE(p.weight_min, 0) ELSE 0 END)::text`;
 
 const COLUMNS = `p.id AS product_id, p.merchant_id, p.pdv_external_id, p.unit, p.status,
   COALESCE(a.paused, false) AS paused, a.pause_reason, a.paused_until, a.stock::text AS stock,

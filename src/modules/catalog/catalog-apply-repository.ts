@@ -12,6 +12,28 @@ import type { ItemPlan, KindCounts, MerchantPlan, OfferPlan } from './catalog-up
 
 const newCode = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8).toUpperCase()}`;
 
+// The trade fields (D41, D42, D44) in every statement that writes items: the plan's columns,
+// their unnest names and types, and the stored columns. Given, a field replaces the stored
+// value; absent (null), the stored value stays. The weight's three columns go together.
+const TRADE_COLUMNS = ['scaleCode', 'weightMin', 'weightMax', 'weightStep', 'leadTimeHours'] as const;
+const TRADE_STORED = 'scale_code, weight_min, weight_max, weight_step, lead_time_hours';
+const TRADE_NAMES = 'scale, wmin, wmax, wstep, lead';
+const TRADE_TYPES = ['text', 'numeric', 'numeric', 'numeric', 'numeric'];
+const TRADE_NAMES_OF = (alias: string) =>
+  TRADE_NAMES.split(', ')
+    .map((n) => `${alias}.${n}`)
+    .join(', ');
+/** `$first::text[], $(first+1)::numeric[], …`: the trade columns' unnest parameters. */
+const TRADE_ARRAYS = (first: number) => TRADE_TYPES.map((type, i) => `$${first + i}::${type}[]`).join(', ');
+/** The values an update leaves: the given one, or the stored one when absent (the weight's three as one). */
+const TRADE_NEW =
+  'COALESCE(u.scale, p.scale_code), COALESCE(u.wmin, p.weight_min), COALESCE(u.wmax, p.weight_max), ' +
+  'COALESCE(u.wstep, p.weight_step), COALESCE(u.lead, p.lead_time_hours)';
+const TRADE_SET =
+  'scale_code = COALESCE(u.scale, p.scale_code), weight_min = COALESCE(u.wmin, p.weight_min), ' +
+  'weight_max = COALESCE(u.wmax, p.weight_max), weight_step = COALESCE(u.wstep, p.weight_step), ' +
+  'lead_time_hours = COALESCE(u.lead, p.lead_time_hours)';
+
 /** The plan's rows the merchant has already, and the new ones, whose ids are chosen here (into `ids`). */
 function splitByStored<T extends { pdvId: string }>(rows: T[], ids: Map<string, string>): [T[], T[]] {
   const stored = rows.filter((r) => ids.has(r.pdvId));
@@ -98,27 +120,41 @@ export async function applyMerchantPlan(
           SET price = u.price, status = u.status,
               external_code = COALESCE(u.code, p.external_code), ean = COALESCE(u.ean, p.ean),
               serving = COALESCE(u.serving, p.serving), nutritional_info = COALESCE(u.ni::jsonb, p.nutritional_info),
+              ${TRADE_SET},
               updated_at = $1
-         FROM unnest($2::uuid[], $3::numeric[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
-              AS u(id, price, status, code, ean, serving, ni)
+         FROM unnest($2::uuid[], $3::numeric[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[],
+                     ${TRADE_ARRAYS(9)})
+              AS u(id, price, status, code, ean, serving, ni, ${TRADE_NAMES})
         WHERE p.id = u.id
-          AND (p.price, p.status, p.external_code, p.ean, p.serving, p.nutritional_info)
+          AND (p.price, p.status, p.external_code, p.ean, p.serving, p.nutritional_info, ${TRADE_STORED})
               IS DISTINCT FROM (u.price, u.status, COALESCE(u.code, p.external_code), COALESCE(u.ean, p.ean),
-                                COALESCE(u.serving, p.serving), COALESCE(u.ni::jsonb, p.nutritional_info))
+                                COALESCE(u.serving, p.serving), COALESCE(u.ni::jsonb, p.nutritional_info), ${TRADE_NEW})
        RETURNING p.id`,
-      [at, ...unnestParams(oldPs, [productId, 'price', 'status', 'externalCode', 'ean', 'serving', 'nutritionalInfo'])],
+      [
+        at,
+        ...unnestParams(oldPs, [
+          productId,
+          'price',
+          'status',
+          'externalCode',
+          'ean',
+          'serving',
+          'nutritionalInfo',
+          ...TRADE_COLUMNS,
+        ]),
+      ],
     );
     for (const r of rows) changedProducts.add(r.id);
   }
   if (newPs.length > 0) {
     await tx.query(
       `INSERT INTO products (id, merchant_id, pdv_external_id, name, description, price, unit, status, external_code,
-                             ean, serving, nutritional_info, created_at, updated_at)
+                             ean, serving, nutritional_info, ${TRADE_STORED}, created_at, updated_at)
        SELECT u.id, $1, u.pdv, u.name, u.descr, u.price, u.unit, u.status, COALESCE(u.code, ''), COALESCE(u.ean, ''),
-              COALESCE(u.serving, 0), u.ni::jsonb, $2, $2
+              COALESCE(u.serving, 0), u.ni::jsonb, ${TRADE_NAMES_OF('u')}, $2, $2
          FROM unnest($3::uuid[], $4::text[], $5::text[], $6::text[], $7::numeric[], $8::text[], $9::text[], $10::text[],
-                     $11::text[], $12::int[], $13::text[])
-              AS u(id, pdv, name, descr, price, unit, status, code, ean, serving, ni)`,
+                     $11::text[], $12::int[], $13::text[], ${TRADE_ARRAYS(14)})
+              AS u(id, pdv, name, descr, price, unit, status, code, ean, serving, ni, ${TRADE_NAMES})`,
       [
         merchantId,
         at,
@@ -134,6 +170,7 @@ export async function applyMerchantPlan(
           'ean',
           'serving',
           'nutritionalInfo',
+          ...TRADE_COLUMNS,
         ]),
       ],
     );
@@ -293,23 +330,29 @@ export interface FlatApplied {
 export async function applyItemPlan(tx: Queryable, merchantId: string, plan: ItemPlan, at: Date): Promise<FlatApplied> {
   const items = plan.items;
   if (items.length === 0) return { matched: new Set(), changed: new Set() };
-  const params = [merchantId, ...unnestParams(items, ['pdvId', 'externalCode', 'ean', 'serving', 'nutritionalInfo'])];
+  const params = [
+    merchantId,
+    ...unnestParams(items, ['pdvId', 'externalCode', 'ean', 'serving', 'nutritionalInfo', ...TRADE_COLUMNS]),
+  ];
   // Matched ids first: rows whose values do not change are not rewritten and count as unchanged.
   const { rows } = await tx.query<{ pdv: string; id: string }>(
     `SELECT p.pdv_external_id AS pdv, p.id FROM products p
       WHERE p.merchant_id = $1 AND p.pdv_external_id = ANY($2::text[])`,
     [merchantId, params[1]],
   );
+  const atParam = params.length + 1;
   const updated = await tx.query<{ id: string }>(
     `UPDATE products p
         SET external_code = COALESCE(u.code, p.external_code), ean = COALESCE(u.ean, p.ean),
             serving = COALESCE(u.serving, p.serving), nutritional_info = COALESCE(u.ni::jsonb, p.nutritional_info),
-            updated_at = $7
-       FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[]) AS u(pdv, code, ean, serving, ni)
+            ${TRADE_SET},
+            updated_at = $${atParam}
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::text[], ${TRADE_ARRAYS(7)})
+            AS u(pdv, code, ean, serving, ni, ${TRADE_NAMES})
       WHERE p.merchant_id = $1 AND p.pdv_external_id = u.pdv
-        AND (p.external_code, p.ean, p.serving, p.nutritional_info)
+        AND (p.external_code, p.ean, p.serving, p.nutritional_info, ${TRADE_STORED})
             IS DISTINCT FROM (COALESCE(u.code, p.external_code), COALESCE(u.ean, p.ean),
-                              COALESCE(u.serving, p.serving), COALESCE(u.ni::jsonb, p.nutritional_info))
+                              COALESCE(u.serving, p.serving), COALESCE(u.ni::jsonb, p.nutritional_info), ${TRADE_NEW})
      RETURNING p.id`,
     [...params, at],
   );

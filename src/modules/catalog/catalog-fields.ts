@@ -16,6 +16,7 @@ import {
   UploadImage,
   UploadItem,
 } from './catalog-upload-schema.js';
+import { readTradeFields } from './product-trade-fields.js';
 import { fieldProblem, has, isObject, keysBeyond, keysExcept, maxLengthOf, type Obj } from './upload-field-check.js';
 
 export { fieldProblem, has, isObject, MAX_ID, MAX_NAME, MAX_TEXT, MAX_URL, type Obj };
@@ -27,7 +28,7 @@ const MAX_IMAGE_URL = maxLengthOf(UploadImage.properties.url);
 /** What an item carries beyond an ITEM update: name, description, unit (set at creation, spec 4.3). */
 export const CREATION_FIELDS = keysBeyond(UploadItem, FlatItem);
 /** An item's fields that its schema alone says how to check (externalCode, ean, nutritionalInfo). */
-const PLAIN_ITEM_FIELDS = keysExcept(FlatItem, 'id', 'serving', 'image');
+const PLAIN_ITEM_FIELDS = keysExcept(FlatItem, 'id', 'serving', 'image', 'scaleCode', 'weight', 'leadTimeHours');
 /** A category's fields but its id (read by eachEntity), ours and Open Delivery's alike. */
 export const CATEGORY_FIELDS = keysExcept(UploadCategory, 'id');
 
@@ -75,7 +76,25 @@ export function plannedProduct(
   status: Availability,
 ): PlannedProduct {
   const { name, description, unit, externalCode, ean, serving, nutritionalInfo, imageUrl } = item;
-  return { pdvId, name, description, unit, price, status, externalCode, ean, serving, nutritionalInfo, imageUrl };
+  const { scaleCode, weightMin, weightMax, weightStep, leadTimeHours } = item;
+  return {
+    pdvId,
+    name,
+    description,
+    unit,
+    price,
+    status,
+    externalCode,
+    ean,
+    serving,
+    nutritionalInfo,
+    imageUrl,
+    scaleCode,
+    weightMin,
+    weightMax,
+    weightStep,
+    leadTimeHours,
+  };
 }
 
 /** Text read as given (untrimmed), or null when absent: the caller checked it with fieldProblem. */
@@ -116,7 +135,9 @@ export function readItemExtras(o: Obj): ItemExtras | { reason: string } {
     if (image.url.length > MAX_IMAGE_URL) return { reason: `image.url is longer than ${MAX_IMAGE_URL} characters` };
     imageUrl = image.url.trim();
   }
-  return { ...codes, nutritionalInfo: nutritionalInfo.value, imageUrl };
+  const trade = readTradeFields(o);
+  if ('reason' in trade) return trade;
+  return { ...codes, nutritionalInfo: nutritionalInfo.value, imageUrl, ...trade };
 }
 
 /**

@@ -3,6 +3,7 @@
 
 import type { Static } from 'typebox';
 import type { ENTITY_TYPES, UploadEnvelope as UploadEnvelopeSchema } from './catalog-upload-schema.js';
+import type { TradeFields } from './product-trade-fields.js';
 
 export type EntityType = (typeof ENTITY_TYPES)[number];
 export type Availability = 'AVAILABLE' | 'UNAVAILABLE';
@@ -31,8 +32,8 @@ export interface PlannedCategory {
   status: Availability;
 }
 
-/** An item's fields that every upload updates when given and keeps when absent (D18). */
-export interface ItemExtras {
+/** An item's fields that every upload updates when given and keeps when absent (D18, D41, D42, D44). */
+export interface ItemExtras extends TradeFields {
   externalCode: string | null;
   ean: string | null;
   serving: number | null;
@@ -73,14 +74,9 @@ export interface MerchantPlan {
   discarded: Discarded[];
 }
 
-export interface ItemUpdate {
+export interface ItemUpdate extends ItemExtras {
   pdvId: string;
   index: number;
-  externalCode: string | null;
-  ean: string | null;
-  serving: number | null;
-  nutritionalInfo: string | null;
-  imageUrl: string | null;
 }
 
 export interface ItemPlan {

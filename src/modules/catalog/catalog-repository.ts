@@ -25,10 +25,19 @@ export interface ProductRow {
   external_code: string;
   ean: string;
   sku: string;
+  /** D41: the code on the scale's labels; null when none was given. */
+  scale_code: string | null;
+  /** D42: the ordered quantity's limits (kg, exact text); the three null together. */
+  weight_min: string | null;
+  weight_max: string | null;
+  weight_step: string | null;
+  /** D44: hours (exact text), or null. */
+  lead_time_hours: string | null;
 }
 
 const PRODUCT_COLUMNS = `id, merchant_id, pdv_external_id, name, description, price::text AS price, unit, status,
-  stock::text AS stock, external_code, ean, sku`;
+  stock::text AS stock, external_code, ean, sku, scale_code, weight_min::text AS weight_min,
+  weight_max::text AS weight_max, weight_step::text AS weight_step, lead_time_hours::text AS lead_time_hours`;
 
 /** A hand-made category goes after the merchant's existing ones (spec 2.4: index from 0). */
 export async function insertHandMadeCategory(

@@ -111,6 +111,34 @@ export const ItemAvailabilityView = Type.Object({
     },
   ),
 });
+/** The butcher's fields of a product (D41, D42, D44), each left out when the POS never gave it. */
+export const tradeViewFields = {
+  scaleCode: Type.Optional(Type.String({ description: 'The product’s code on the scale’s labels (D41).' })),
+  weight: Type.Optional(
+    Type.Object(
+      {
+        min: Type.Number({ description: 'The least quantity a customer may order (kg).' }),
+        max: Type.Number({ description: 'The most a customer may order (kg).' }),
+        step: Type.Number({ description: 'Ordered quantities are min + a whole number of steps (kg).' }),
+      },
+      { description: 'Limits of the ordered quantity of a product sold by KG (D42).' },
+    ),
+  ),
+  leadTimeHours: Type.Optional(
+    Type.Number({ description: 'The least hours between intake and a scheduled order’s slot (D44).' }),
+  ),
+};
+
+/** The trade fields of a stored product, each only when set. */
+export function tradeView(p: ProductRow) {
+  return {
+    ...(p.scale_code !== null ? { scaleCode: p.scale_code } : {}),
+    ...(p.weight_min !== null && p.weight_max !== null && p.weight_step !== null
+      ? { weight: { min: toNumber(p.weight_min), max: toNumber(p.weight_max), step: toNumber(p.weight_step) } }
+      : {}),
+    ...(p.lead_time_hours !== null ? { leadTimeHours: toNumber(p.lead_time_hours) } : {}),
+  };
+}
 
 /** Spec 2.5. */
 export const RecordProduct = Type.Object({
@@ -127,6 +155,7 @@ export const RecordProduct = Type.Object({
   availability: Type.Optional(
     described(ItemAvailabilityView, 'D43: present when the product is paused or its stock is counted.'),
   ),
+  ...tradeViewFields,
 });
 
 /** Spec 2.3. */

@@ -11,7 +11,7 @@ import { createAvailability, type ItemAvailability } from './catalog-availabilit
 import * as browse from './catalog-browse-repository.js';
 import { createCutOperations } from './catalog-cuts.js';
 import * as repo from './catalog-repository.js';
-import { categoryView, productView } from './catalog-schemas.js';
+import { categoryView, productView, tradeView } from './catalog-schemas.js';
 import { createSyncProcessor, type SyncProcessorDeps } from './catalog-sync-process.js';
 import * as syncRepo from './catalog-sync-repository.js';
 import { createCatalogSyncWorker } from './catalog-sync-worker.js';
@@ -183,6 +183,7 @@ export function createCatalogService(deps: CatalogServiceDeps) {
           // spec 2.5: present only when the product has cuts
           ...(productCuts ? { cuts: productCuts } : {}),
           ...(productAvailability ? { availability: productAvailability } : {}),
+          ...tradeView(p),
         };
       }),
     };

@@ -10,6 +10,10 @@ export const MAX_ID = 255;
 export const MAX_NAME = 500;
 export const MAX_TEXT = 10_000;
 export const MAX_URL = 2048;
+/** The largest weight limit (kg) a product may declare: what numeric(7, 3) holds. */
+export const MAX_KG = 9999.999;
+/** A year: a longer lead time is a typo. */
+export const MAX_LEAD_TIME_HOURS = 8760;
 /** The largest updatedObjects the route accepts (a 400 beyond). */
 export const MAX_UPDATED_OBJECTS = 200_000;
 
@@ -31,6 +35,49 @@ export const UploadImage = Type.Object(
   { description: 'The product’s picture.' },
 );
 
+/** Kilograms with at most 3 decimals (D42): the limits of an ordered quantity. */
+const Kilograms = (description: string) =>
+  Type.Number({ exclusiveMinimum: 0, maximum: MAX_KG, description: `${description} At most 3 decimals.` });
+
+/**
+ * The butcher's fields of a product (D41, D42, D44), read by product-trade-fields.ts. Open
+ * Delivery uploads carry them as extra fields of the Item, which other Open Delivery software
+ * ignores. Each is updated when given and kept when absent.
+ */
+export const tradeDetails = {
+  scaleCode: Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,6}$',
+      description:
+        'The product’s code on the scale’s labels (1 to 6 digits; leading zeros do not count), for weighing by ' +
+        'label (D41). Used for products sold by KG.',
+    }),
+  ),
+  weight: Type.Optional(
+    Type.Object(
+      {
+        min: Kilograms('The least quantity a customer may order (kg).'),
+        max: Kilograms('The most a customer may order (kg); at least min.'),
+        step: Kilograms('Ordered quantities are min, min + step, min + 2 × step, … (kg).'),
+      },
+      {
+        description:
+          'Limits of the ordered quantity of a product sold by KG, in kg with at most 3 decimals (D42); order ' +
+          'intake refuses a quantity outside them. A weighed quantity is never held to them.',
+      },
+    ),
+  ),
+  leadTimeHours: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      maximum: MAX_LEAD_TIME_HOURS,
+      description:
+        'The least time, in hours (at most 2 decimals), between an order’s intake and the start of its slot ' +
+        'when the order is scheduled (D44).',
+    }),
+  ),
+};
+
 /** A product's codes and details, in a MERCHANT upload's items and an ITEM upload alike (D18). */
 const itemDetails = {
   externalCode: Type.Optional(Text(MAX_ID, 'The scale code; not used to find products.')),
@@ -42,6 +89,7 @@ const itemDetails = {
     Type.Unsafe<Record<string, unknown>>({ type: 'object', description: 'Nutritional information, kept as given.' }),
   ),
   image: Type.Optional(UploadImage),
+  ...tradeDetails,
 };
 
 export const UploadCategory = Type.Object({

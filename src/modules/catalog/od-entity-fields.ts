@@ -12,6 +12,7 @@ import {
   readNutritionalInfo,
   readPrice,
 } from './catalog-upload-plan.js';
+import { readTradeFields } from './product-trade-fields.js';
 
 type Obj = Record<string, unknown>;
 
@@ -59,8 +60,12 @@ export function readOdItemFields(o: Obj): OdItemFields | { reason: string } {
     if ('reason' in read) return read;
     imageUrl = read.value;
   }
+  // Our extension of the Item (D41, D42, D44): extra fields that other Open Delivery software ignores.
+  const trade = readTradeFields(o);
+  if ('reason' in trade) return trade;
   return {
     ...codes,
+    ...trade,
     nutritionalInfo: nutritionalInfo.value,
     imageUrl,
     status: isStatus(o.status) ? o.status : null,

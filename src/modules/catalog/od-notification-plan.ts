@@ -94,8 +94,8 @@ function planItems(objects: unknown[]): OdNotificationPlan {
     const fields = readOdItemFields(raw);
     if ('reason' in fields) return drop(fields.reason);
     dropped += fields.droppedImages;
-    const { externalCode, ean, serving, nutritionalInfo, imageUrl } = fields;
-    items.items.push({ pdvId: id, index, externalCode, ean, serving, nutritionalInfo, imageUrl });
+    const { status: _status, droppedImages: _dropped, ...extras } = fields;
+    items.items.push({ pdvId: id, index, ...extras });
     if (fields.status) statuses.offers.push({ pdvId: id, index, price: null, status: fields.status });
   });
   const notMapped = [

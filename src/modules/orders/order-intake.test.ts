@@ -14,6 +14,11 @@ const product = (p: Partial<ProductRow> & Pick<ProductRow, 'id' | 'name' | 'pric
   external_code: '',
   ean: '',
   sku: '',
+  scale_code: null,
+  weight_min: null,
+  weight_max: null,
+  weight_step: null,
+  lead_time_hours: null,
   ...p,
 });
 
