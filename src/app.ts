@@ -314,7 +314,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
         usage: services.usage,
       });
       await scope.register(adminCatalogRoutes, { merchants: services.merchants, catalog: services.catalog });
-      await scope.register(adminAvailabilityRoutes, { merchants: services.merchants, catalog: services.catalog });
+      await scope.register(adminAvailabilityRoutes, {
+        merchants: services.merchants,
+        catalog: services.catalog,
+        orders: services.orders,
+      });
       await scope.register(adminLogisticsRoutes, { logisticsApps: services.logisticsApps });
       await scope.register(adminOrdersRoutes, {
         orders: services.orders,

@@ -17,9 +17,16 @@ const RETENTION_EVERY_MS = 60_000;
 /** D43: how often due pauses are ended (readers already treat a pause past its end as over). */
 const PAUSE_SWEEP_MS = 5_000;
 
-/** D43: one pass of the pause sweep: products, then stores. */
-export async function endDuePauses(services: Pick<Services, 'catalog' | 'merchants'>): Promise<number> {
-  return (await services.catalog.availability.endDuePauses()) + (await services.merchants.endDuePauses());
+/**
+ * D43: one pass of the pause sweep: products, then stores; D44: scheduled orders not confirmed
+ * within their merchant's confirmWithinMinutes are cancelled in the same pass.
+ */
+export async function endDuePauses(services: Pick<Services, 'catalog' | 'merchants' | 'orders'>): Promise<number> {
+  return (
+    (await services.catalog.availability.endDuePauses()) +
+    (await services.merchants.endDuePauses()) +
+    (await services.orders.cancelUnconfirmedScheduled())
+  );
 }
 
 /** Background work of one process (`--role worker` or `all`). Each worker is stoppable. */

@@ -41,3 +41,6 @@ CREATE TABLE schedule_slots (
 
 -- D44: the slot a scheduled order holds a place in (its place is given back on cancellation).
 ALTER TABLE orders ADD COLUMN slot_start timestamptz;
+-- D44: a scheduled order not confirmed by then is cancelled by the sweep (confirmWithinMinutes).
+ALTER TABLE orders ADD COLUMN confirm_by timestamptz;
+CREATE INDEX orders_confirm_by_idx ON orders (confirm_by) WHERE status = 'CREATED' AND confirm_by IS NOT NULL;

@@ -1,5 +1,5 @@
 // D43: the operator's twins of the POS's availability and pause routes, for a merchant named in
-// the path (support staff act for a butcher on the phone).
+// the path (support staff act for a butcher on the phone); D44: a merchant's slots.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { declareRoute } from '../../lib/route-declaration.js';
 import { errorResponses } from '../../lib/schemas.js';
@@ -16,12 +16,36 @@ import {
   PauseBody,
   pauseStatus,
 } from '../merchants/index.js';
+import type { OrdersService } from '../orders/index.js';
+import { SlotList, SlotsQuery } from './admin-scheduling-schemas.js';
 import { MerchantIdParams } from './admin-schemas.js';
 
 export const adminAvailabilityRoutes: FastifyPluginAsyncTypebox<{
   merchants: MerchantsService;
   catalog: CatalogService;
-}> = async (app, { merchants, catalog }) => {
+  orders: OrdersService;
+}> = async (app, { merchants, catalog, orders }) => {
+  app.route(
+    declareRoute({
+      method: 'GET',
+      url: '/merchants/:merchantId/slots',
+      access: { role: 'support', platform: true },
+      summary: "A merchant's encomenda slots with the places left (D44)",
+      description:
+        'The slots cut from the store’s hours (scheduling settings, local time of America/Sao_Paulo) from `from` ' +
+        '(default now) to `to` (default the horizon’s end; at most 31 days), never before now nor beyond the ' +
+        'horizon, each with its capacity and the places left; a slot before the end of a store pause has none. ' +
+        'Errors: 400 naming from or to; 404.',
+      schema: {
+        tags: ['operator'],
+        params: MerchantIdParams,
+        querystring: SlotsQuery,
+        response: { 200: SlotList, ...errorResponses(400, 401, 404) },
+      },
+      handler: async (request) => orders.listSlots(request.params.merchantId, request.query),
+    }),
+  );
+
   app.route(
     declareRoute({
       method: 'POST',

@@ -8,7 +8,7 @@ import { declareRoute, READ_WITH_PLATFORM } from '../../lib/route-declaration.js
 import { errorResponses, NoContent, Uuid, withFieldDescriptions } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
 import type { SyncView } from '../catalog/index.js';
-import type { MerchantRow, MerchantsService } from '../merchants/index.js';
+import { type MerchantRow, type MerchantsService, schedulingOf } from '../merchants/index.js';
 import { type KeyPresence, KeyUsage, type UsageService } from '../usage/index.js';
 import {
   CreatedIntegrationKey,
@@ -145,6 +145,8 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
           })),
           lastCatalogSync,
           weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
+          scheduling: schedulingOf(m.scheduling),
+          pause: merchants.currentPause(m),
         };
       },
     }),
@@ -205,6 +207,7 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
         'Renames a merchant, switches whether it receives orders (status AVAILABLE or UNAVAILABLE; each ' +
         'switch is kept in the merchant’s history) or sets its weighing tolerance: how far, in percent of the ' +
         'ordered quantity, a weighed KG line may be from what the customer ordered (0 to 100, default 20). ' +
+        '`scheduling` (D44) sets encomendas’ slots, capacity, horizon, confirmation time and store hours. ' +
         'Audited. Errors: 400 for an empty change or a tolerance outside 0–100 or with more than 2 decimals; ' +
         '404.',
       schema: {
@@ -215,7 +218,11 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
       },
       handler: async (request) => {
         const m = await merchants.updateMerchant(request.params.merchantId, request.body);
-        return { ...toMerchantSummary(m), weighingTolerancePercent: toNumber(m.weighing_tolerance_percent) };
+        return {
+          ...toMerchantSummary(m),
+          weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
+          scheduling: schedulingOf(m.scheduling),
+        };
       },
     }),
   );

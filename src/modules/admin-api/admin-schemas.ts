@@ -3,6 +3,7 @@ import { DateTime, described, errorResponses, Status, Uuid } from '../../lib/sch
 import { IntegrationProfileSchema } from '../auth/index.js';
 import { SyncView } from '../catalog/index.js';
 import { KeyPresence } from '../usage/index.js';
+import { SchedulingInput, SchedulingView } from './admin-scheduling-schemas.js';
 
 export const MerchantIdParams = Type.Object({ merchantId: Uuid() });
 
@@ -107,6 +108,19 @@ export const MerchantDetail = Type.Object({
     minimum: 0,
     maximum: 100,
   }),
+  scheduling: SchedulingView,
+  pause: Type.Union(
+    [
+      Type.Object({
+        reason: Type.String({ description: 'Why the store is paused.' }),
+        until: DateTime({ description: 'When it opens again by itself.' }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description: 'D43: the store’s timed pause while it holds; null otherwise.',
+    },
+  ),
 });
 
 export const CreateMerchantBody = Type.Object({
@@ -169,6 +183,7 @@ export const UpdateMerchantBody = Type.Object({
       maximum: 100,
     }),
   ),
+  scheduling: Type.Optional(SchedulingInput),
 });
 
 /** D38: the ± share of the ordered quantity a weighing may differ by. */
@@ -182,6 +197,7 @@ export const UpdatedMerchant = Type.Object({
     WeighingTolerancePercent,
     'How far a weighed KG line may be from the ordered quantity, ± in percent (0 to 100; default 20).',
   ),
+  scheduling: SchedulingView,
 });
 
 export const CreatedIntegrationKey = Type.Object({

@@ -19,3 +19,12 @@ export {
   pauseRoutes,
   pauseStatus,
 } from './pause-routes.js';
+export {
+  checkScheduling,
+  DEFAULT_SCHEDULING,
+  type Scheduling,
+  type Slot,
+  schedulingOf,
+  slotAt,
+  slotsBetween,
+} from './scheduling-settings.js';

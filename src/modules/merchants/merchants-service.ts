@@ -12,6 +12,7 @@ import { type FeedRecorder, noFeed } from '../feed/index.js';
 import { createMerchantPause } from './merchant-pause.js';
 import type { MerchantRow } from './merchants-repository.js';
 import * as repo from './merchants-repository.js';
+import { checkScheduling, type Scheduling, schedulingOf } from './scheduling-settings.js';
 
 export const merchantNotFound = () => notFound('Merchant not found');
 
@@ -169,7 +170,12 @@ export function createMerchantsService(deps: {
      */
     async updateMerchant(
       id: string,
-      changes: { name?: string; status?: 'AVAILABLE' | 'UNAVAILABLE'; weighingTolerancePercent?: number },
+      changes: {
+        name?: string;
+        status?: 'AVAILABLE' | 'UNAVAILABLE';
+        weighingTolerancePercent?: number;
+        scheduling?: Partial<Scheduling>;
+      },
     ) {
       if (changes.name !== undefined && !changes.name.trim()) throw badRequest('name must not be empty');
       let tolerance: string | undefined;
@@ -179,6 +185,12 @@ export function createMerchantsService(deps: {
         if (new Decimal(tolerance).decimalPlaces() > 2) {
           throw badRequest('weighingTolerancePercent has more than 2 decimal places');
         }
+      }
+      // D44: the scheduling settings sent, over the current ones (400 naming the field).
+      if (changes.scheduling !== undefined) {
+        const current = await requireMerchant(id);
+        const next = checkScheduling(changes.scheduling, schedulingOf(current.scheduling));
+        await repo.setScheduling(db, id, { ...next }, clock.now());
       }
       return changeProfile(
         id,

@@ -53,13 +53,16 @@ export async function insertOrder(
     totals: { itemsPrice: string; otherFees: string; discount: string; orderAmount: string };
     document: OrderDocument;
     at: Date;
+    /** D44: a scheduled order's slot, preparation start and confirmation deadline. */
+    schedule?: { slotStart: Date; preparationStartAt: Date; confirmBy: Date };
   },
 ): Promise<void> {
   await db.query(
     `INSERT INTO orders (id, merchant_id, type, display_id, status, last_event, event_types, customer_id,
-                         delivery_code, items_price, other_fees, discount, order_amount, document, created_at, updated_at)
+                         delivery_code, items_price, other_fees, discount, order_amount, document, created_at, updated_at,
+                         slot_start, preparation_start_at, confirm_by)
      VALUES ($1, $2, $3, $4, 'CREATED', 'CREATED', '{CREATED}', $5, $6, $7::numeric, $8::numeric, $9::numeric, $10::numeric,
-             $11::jsonb, $12, $12)`,
+             $11::jsonb, $12, $12, $13, $14, $15)`,
     [
       o.id,
       o.merchantId,
@@ -73,6 +76,9 @@ export async function insertOrder(
       o.totals.orderAmount,
       JSON.stringify(o.document),
       o.at,
+      o.schedule?.slotStart ?? null,
+      o.schedule?.preparationStartAt ?? null,
+      o.schedule?.confirmBy ?? null,
     ],
   );
 }
