@@ -25,7 +25,22 @@ const noData = (description: string) => Loose({}, description);
 /** D36: the `data` of every type of every kind. */
 export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
   order: {
-    CREATED: noData('The order was handed in'),
+    CREATED: Loose(
+      {
+        schedule: Type.Optional(
+          Type.Object(
+            { scheduledDateTimeStart: DateTime(), scheduledDateTimeEnd: DateTime() },
+            {
+              description: 'D44: an encomenda’s window (SCHEDULED orders only)',
+            },
+          ),
+        ),
+        preparationStartDateTime: Type.Optional(
+          DateTime({ description: 'D44: when preparation starts (the slot’s start minus the longest lead time)' }),
+        ),
+      },
+      'The order was handed in; a SCHEDULED one carries its schedule (D44)',
+    ),
     CONFIRMED: Loose(
       {
         preparationTime: Type.Optional(Type.Integer({ description: 'Minutes, when the POS said' })),
