@@ -19,6 +19,7 @@ import { unstorableTextPath } from './lib/storable-text.js';
 import { tracingOn } from './lib/tracing.js';
 import type { ShutdownState } from './lifecycle/shutdown-state.js';
 import {
+  adminAvailabilityRoutes,
   adminCatalogRoutes,
   adminLogisticsRoutes,
   adminMerchantsRoutes,
@@ -35,7 +36,7 @@ import { eventsRoutes } from './modules/events/index.js';
 import { asyncApiDocument, feedRoutes } from './modules/feed/index.js';
 import { operatorHomologationRoutes, posHomologationRoutes } from './modules/homologation/index.js';
 import { logisticsRoutes, useLogisticsAuth } from './modules/logistics/index.js';
-import { onboardingRoutes, scaleLabelRoutes } from './modules/merchants/index.js';
+import { onboardingRoutes, pauseRoutes, scaleLabelRoutes } from './modules/merchants/index.js';
 import { auditRoutes, operatorsRoutes } from './modules/operators/index.js';
 import { ordersRoutes, versionsRoutes } from './modules/orders/index.js';
 import { operatorSandboxRoutes, posSandboxRoutes } from './modules/sandbox/index.js';
@@ -284,6 +285,7 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       requireDeclaredRoutes(declared, 'merchant');
       await declared.register(onboardingRoutes, { prefix: '/v1', merchants: services.merchants });
       await declared.register(scaleLabelRoutes, { prefix: '/v1', merchants: services.merchants });
+      await declared.register(pauseRoutes, { prefix: '/v1', merchants: services.merchants });
       await declared.register(ordersRoutes, { prefix: '/v1', orders: services.orders });
       await declared.register(eventsRoutes, { prefix: '/v1', events: services.events });
       await declared.register(developerRoutes, {
@@ -330,6 +332,11 @@ export async function buildApp(services: Services, options: AppOptions = {}): Pr
       await scope.register(adminCatalogRoutes, { merchants: services.merchants, catalog: services.catalog });
       await scope.register(adminScaleLabelRoutes, { merchants: services.merchants });
       await scope.register(adminWeighingRoutes, { orders: services.orders });
+      await scope.register(adminAvailabilityRoutes, {
+        merchants: services.merchants,
+        catalog: services.catalog,
+        orders: services.orders,
+      });
       await scope.register(adminLogisticsRoutes, { logisticsApps: services.logisticsApps });
       await scope.register(adminOrdersRoutes, {
         orders: services.orders,

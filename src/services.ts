@@ -119,6 +119,7 @@ export function createServices(deps: CoreDeps) {
     merchants,
     weighingListeners,
     feed: feed.record,
+    stock: catalog.availability,
   });
   const logistics = createLogisticsService({ db, clock, orders, feed: feed.record });
   const usageRecorder = createUsageRecorder({ db, clock, onError: throttledReport('usage') });

@@ -20,6 +20,20 @@ const RETENTION_EVERY_MS = 60_000;
 const STATEMENTS_CLOSE_EVERY_MS = 60_000;
 /** D42: how often the deadlines of weighings waiting for a decision are checked. */
 const WEIGHING_DEADLINES_EVERY_MS = 2_000;
+/** D43: how often due pauses are ended (readers already treat a pause past its end as over). */
+const PAUSE_SWEEP_MS = 5_000;
+
+/**
+ * D43: one pass of the pause sweep: products, then stores; D44: scheduled orders not confirmed
+ * within their merchant's confirmWithinMinutes are cancelled in the same pass.
+ */
+export async function endDuePauses(services: Pick<Services, 'catalog' | 'merchants' | 'orders'>): Promise<number> {
+  return (
+    (await services.catalog.availability.endDuePauses()) +
+    (await services.merchants.endDuePauses()) +
+    (await services.orders.cancelUnconfirmedScheduled())
+  );
+}
 
 /** Background work of one process (`--role worker` or `all`). Each worker is stoppable. */
 export async function startWorkers(services: Services): Promise<RunningWorkers> {
@@ -84,6 +98,10 @@ export async function startWorkers(services: Services): Promise<RunningWorkers> 
   // D42: a weighing whose deadline passed takes the merchant's default. Every worker process may
   // run it: each decision is a compare-and-set, and the one that lost skips the weighing.
   every(WEIGHING_DEADLINES_EVERY_MS, () => services.orders.decideDueWeighings(), throttledReport('weighing deadlines'));
+
+  // D43: timed pauses of products and stores end by themselves. Every worker process may run it:
+  // each product's end is taken with SKIP LOCKED and each store's is a compare-and-set.
+  every(PAUSE_SWEEP_MS, () => endDuePauses(services), throttledReport('pauses'));
 
   // Catalog uploads (D16): woken by NOTIFY, by the earliest lease expiry, and a slow sweep.
   await services.catalog.worker.start();

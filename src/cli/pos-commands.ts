@@ -21,6 +21,7 @@ import {
   UsageError,
   valueOptions,
 } from './common.js';
+import { AVAILABILITY_HELP, posItemsCommand, posStoreCommand } from './pos-availability-command.js';
 import { HOMOLOGATION_HELP, posHomologationCommand } from './pos-homologation-command.js';
 import { ORDER_ACTIONS, ORDERS_COMMAND_HELP, ORDERS_OPTIONS, posOrdersCommand } from './pos-order-commands.js';
 import { posRequestsCommand, posWebhooksCommand, REQUESTS_HELP, REQUESTS_OPTIONS } from './pos-requests-command.js';
@@ -44,6 +45,7 @@ export const POS_COMMAND_HELP = `Usage:
                                                   print pending events as they arrive; --ack acknowledges
                                                   each batch after printing it (spec 4.13); --once polls
                                                   one time and exits
+${AVAILABILITY_HELP}
 ${REQUESTS_HELP}
 ${STATEMENTS_HELP}
 ${HOMOLOGATION_HELP}
@@ -213,13 +215,23 @@ const OTHER_POS_OPTIONS = [
   'type',
   'duration',
   'timings',
+  'until',
   ...(Object.keys(REQUESTS_OPTIONS) as Array<keyof typeof REQUESTS_OPTIONS>),
 ] as const;
 
 export async function posCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...POS_OPTIONS,
-    ...valueOptions('webhook-url', 'catalog-url', 'catalog-api-key', 'timeout', 'interval', 'duration', 'timings'),
+    ...valueOptions(
+      'webhook-url',
+      'catalog-url',
+      'catalog-api-key',
+      'timeout',
+      'interval',
+      'duration',
+      'timings',
+      'until',
+    ),
     ...flagOptions('wait', 'ack', 'once'),
     type: { type: 'string', multiple: true },
     ...REQUESTS_OPTIONS,
@@ -236,6 +248,11 @@ export async function posCommand(args: string[], io: Io): Promise<number> {
     if (other) throw new UsageError(`--${other} does not apply to "pos orders"`);
     return posOrdersCommand(io, positionals.slice(1), values);
   }
+  // D43: --reason is shared with "pos orders"; --until is theirs alone.
+  if (sub === 'items') return posItemsCommand(io, positionals, values);
+  if (sub === 'store') return posStoreCommand(io, positionals, values);
+  if (values.until !== undefined)
+    throw new UsageError('--until applies to "pos items pause" and "pos store pause" only');
   const orderOption = Object.keys(ORDERS_OPTIONS).find((name) => values[name as keyof typeof values] !== undefined);
   if (orderOption) throw new UsageError(`--${orderOption} applies to "pos orders" only`);
   const noMore = (count: number, command: string) => noMoreArguments(positionals, count, command);

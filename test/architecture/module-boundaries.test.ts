@@ -31,6 +31,8 @@ const OWNERS: Record<string, string> = {
   category_products: 'catalog',
   product_media: 'catalog',
   product_cuts: 'catalog',
+  // D43: pauses and counted stock.
+  product_availability: 'catalog',
   catalog_syncs: 'catalog',
   catalog_states: 'catalog',
   catalog_pull_states: 'catalog',
@@ -38,6 +40,8 @@ const OWNERS: Record<string, string> = {
   order_tracking: 'orders',
   order_weighings: 'orders',
   weighing_approvals: 'orders',
+  // D44: the places taken in each slot.
+  schedule_slots: 'orders',
   order_events: 'events',
   order_event_log: 'events',
   event_receipts: 'events',

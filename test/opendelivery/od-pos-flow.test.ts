@@ -252,12 +252,13 @@ describe('an Open Delivery POS with an opendelivery key', { timeout: 120_000 }, 
     const scheduled = orders.deliveryScheduled;
     const confirmScheduled = { createdAt: order.createdAt, orderExternalCode: 'PDV-1002' };
     expect((await pos.post(`/v1/orders/${scheduled}/confirm`, confirmScheduled)).statusCode).toBe(202);
-    expect((await pos.post(`/v1/orders/${scheduled}/dispatch`, {})).statusCode).toBe(202);
+    // D44: a scheduled order is not dispatched before its slot starts; it is prepared meanwhile.
     expectOdError(
-      await pos.post(`/v1/orders/${scheduled}/preparing`),
+      await pos.post(`/v1/orders/${scheduled}/dispatch`, {}),
       422,
-      'Order is DISPATCHED: preparing needs CONFIRMED',
+      /^Order is SCHEDULED: not dispatched before its slot starts at /,
     );
+    expect((await pos.post(`/v1/orders/${scheduled}/preparing`)).statusCode).toBe(202);
   });
 
   it('drives takeouts to PICKED_UP; what a takeout cannot do is 422', async () => {

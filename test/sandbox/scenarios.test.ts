@@ -120,6 +120,15 @@ describe('what each order looks like', () => {
     expect(events.find((e) => e.eventType === 'PICKUP_AREA_ASSIGNED')?.metadata).toEqual({ pickupArea: 'Balcão 2' });
   });
 
+  it('christmas-encomenda: a SCHEDULED TAKEOUT three days ahead, in a slot, with its preparation start (D44)', async () => {
+    const order = (await played('christmas-encomenda')).orders[0];
+    expect(order).toMatchObject({ type: 'TAKEOUT', orderTiming: 'SCHEDULED' });
+    const view = await posOrder(order.id);
+    const start = Date.parse(view.schedule.scheduledDateTimeStart);
+    expect(start - Date.now()).toBeGreaterThan(2 * 86_400_000);
+    expect(Date.parse(view.preparationStartDateTime)).toBeLessThanOrEqual(start);
+  });
+
   it('cash-with-change: PENDING cash for the whole amount, change for more', async () => {
     const order = (await played('cash-with-change')).orders[0];
     const { payments, total } = await posOrder(order.id);

@@ -241,6 +241,19 @@ async function targetOf(id: string): Promise<Target> {
       const product = await createProduct(t.app, me.merchantId, { name: 'Picanha', price: 89.9, unit: 'KG' });
       return { params: { productId: product.id } };
     }
+    case 'postV1MerchantAvailability':
+    case 'postAdminV1MerchantsByMerchantIdAvailability': {
+      const product = await createProduct(t.app, me.merchantId, { name: 'Pernil', price: 39.9, unit: 'KG' });
+      return { bind: { productId: product.id } };
+    }
+    case 'postV1MerchantPause':
+    case 'postAdminV1MerchantsByMerchantIdPause':
+      // The store opens again at once, so the operations after it still take orders.
+      return {
+        after: async () => {
+          await inject('DELETE', '/v1/merchant/pause', pos(), undefined);
+        },
+      };
     case 'postAdminV1LogisticsApps':
       return { bind: { merchantIds: me.merchantId } };
     case 'patchAdminV1MerchantsByMerchantIdIntegrationKeysByKeyId': {

@@ -129,6 +129,9 @@ export function createReferencePos(options: ReferencePosOptions) {
       status: 'RECEIVED',
       total: order.total.orderAmount.value,
       notes: [],
+      ...(order.orderTiming === 'SCHEDULED' && order.schedule
+        ? { notBefore: order.schedule.scheduledDateTimeStart }
+        : {}),
       updatedAt: now(),
     };
     state.orders[orderId] = local;
@@ -248,7 +251,9 @@ export function createReferencePos(options: ReferencePosOptions) {
     for (const order of Object.values(state.orders)) {
       const age = at - Date.parse(order.updatedAt);
       try {
-        if (order.status === 'CONFIRMED' && age >= preparationMs) {
+        // D44: an encomenda waits for its slot (the platform refuses an earlier dispatch).
+        const slotStarted = order.notBefore === undefined || Date.parse(order.notBefore) <= at;
+        if (order.status === 'CONFIRMED' && age >= preparationMs && slotStarted) {
           await weighKgLines(order);
           if (order.type === 'DELIVERY') {
             const r = await act(order, 'dispatch', () => client.dispatch(order.orderId));

@@ -17,6 +17,8 @@ export interface LocalOrder {
   notes: string[];
   /** D38: the scale's reading of each KG line (line index → kilograms), once weighed. */
   weights?: Record<string, number>;
+  /** D44: a SCHEDULED order's slot start; it is not dispatched (nor made ready) before then. */
+  notBefore?: string;
   updatedAt: string;
 }
 

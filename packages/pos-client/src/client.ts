@@ -19,6 +19,7 @@ import {
 import { safeLog } from './logger.js';
 import type {
   Acknowledgment,
+  AvailabilityItem,
   ConfirmRequest,
   DeliveryTrackingInfo,
   DenyCancellationRequest,
@@ -27,6 +28,7 @@ import type {
   ForwardedAttemptReport,
   HomologationRun,
   IntegrationConfig,
+  ItemAvailability,
   ListenAnswer,
   MerchantRecord,
   MerchantUpdateRequest,
@@ -44,6 +46,7 @@ import type {
   StatementLine,
   StatementPage,
   StatementQuery,
+  StorePauseStatus,
   SyncStatus,
   TokenResponse,
   ValidatedCode,
@@ -306,6 +309,35 @@ export function createPosClient(options: PosClientOptions) {
     /** Spec 4.5. */
     async getMerchant(): Promise<MerchantRecord> {
       return (await authorized({ method: 'GET', path: '/v1/merchant', idempotent: true })).body as MerchantRecord;
+    },
+
+    /**
+     * D43: pauses (`available: false`, a reason and an optional `until` at which the product comes
+     * back by itself), resumes and counts (`stock.quantity`: kg for KG, units for UN) up to 100
+     * products at once, all or none; the products as they are now. A 400 names the field
+     * (`items[i].productId`, `items[i].stock.quantity`…). Setting the same state again changes
+     * nothing, so it is resent freely.
+     */
+    async setAvailability(items: AvailabilityItem[]): Promise<ItemAvailability[]> {
+      const res = await authorized({
+        method: 'POST',
+        path: '/v1/merchant/availability',
+        body: { items },
+        idempotent: true,
+      });
+      return (res.body as { items: ItemAvailability[] }).items;
+    },
+
+    /** D43: the store receives no orders until `until` (ISO), when it opens again by itself. */
+    async pauseStore(pause: { reason: string; until: string }): Promise<StorePauseStatus> {
+      return (await authorized({ method: 'POST', path: '/v1/merchant/pause', body: pause, idempotent: true }))
+        .body as StorePauseStatus;
+    },
+
+    /** D43: ends the store's pause now (AVAILABLE again). */
+    async resumeStore(): Promise<StorePauseStatus> {
+      return (await authorized({ method: 'DELETE', path: '/v1/merchant/pause', idempotent: true }))
+        .body as StorePauseStatus;
     },
 
     /** Spec 4.6. */

@@ -681,3 +681,31 @@ export interface StatementPage {
   /** The cursor of the next page, or null. */
   next: string | null;
 }
+
+/** D43: one product in POST /v1/merchant/availability, named by productId or pdvId. */
+export interface AvailabilityItem {
+  productId?: string;
+  pdvId?: string;
+  available: boolean;
+  reason?: 'OUT_OF_STOCK' | 'QUALITY' | 'NOT_TODAY' | 'OTHER';
+  /** ISO date-time at which a paused product comes back by itself. */
+  until?: string;
+  /** Kilograms (up to 3 decimals) for KG, whole units for UN. */
+  stock?: { quantity: number };
+}
+
+/** D43: a product's availability as the service shows it. */
+export interface ItemAvailability {
+  productId: string;
+  pdvId: string | null;
+  available: boolean;
+  reason: 'OUT_OF_STOCK' | 'QUALITY' | 'NOT_TODAY' | 'OTHER' | null;
+  until: string | null;
+  stock: { quantity: number } | null;
+}
+
+/** D43: the store's status and its timed pause while it holds. */
+export interface StorePauseStatus {
+  status: 'AVAILABLE' | 'UNAVAILABLE';
+  pause: { reason: string; until: string } | null;
+}

@@ -8,7 +8,7 @@ import { declareRoute, READ_WITH_PLATFORM } from '../../lib/route-declaration.js
 import { errorResponses, NoContent, Uuid, withFieldDescriptions } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
 import type { SyncView } from '../catalog/index.js';
-import { type MerchantRow, type MerchantsService, webhookTargetOf } from '../merchants/index.js';
+import { type MerchantRow, type MerchantsService, schedulingOf, webhookTargetOf } from '../merchants/index.js';
 import { parseSettlementSettings, type StatementsService } from '../statements/index.js';
 import { type KeyPresence, KeyUsage, type UsageService } from '../usage/index.js';
 import {
@@ -163,6 +163,8 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
           weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
           ...settlement,
           ...weighingApprovalOf(m),
+          scheduling: schedulingOf(m.scheduling),
+          pause: merchants.currentPause(m),
         };
       },
     }),
@@ -226,6 +228,7 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
         'ordered quantity, a weighed KG line may be from what the customer ordered (0 to 100, default 20), and ' +
         'what a weighing out of it does (D42: weighingOutOfTolerance, weighingApprovalSeconds, ' +
         'weighingApprovalDefault). ' +
+        '`scheduling` (D44) sets encomendas’ slots, capacity, horizon, confirmation time and store hours. ' +
         'Sets its settlement (D45): commissionPercent (0 to 100, default 12) and settlementCycle (DAILY or ' +
         'WEEKLY, default WEEKLY). Audited. Errors: 400 for an empty change or a tolerance or commission outside ' +
         '0–100 or with more than 2 decimals; 404.',
@@ -247,6 +250,7 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
           weighingTolerancePercent: toNumber(m.weighing_tolerance_percent),
           ...settings,
           ...weighingApprovalOf(m),
+          scheduling: schedulingOf(m.scheduling),
         };
       },
     }),

@@ -3,6 +3,7 @@ import { DateTime, described, errorResponses, Status, Uuid } from '../../lib/sch
 import { IntegrationProfileSchema } from '../auth/index.js';
 import { SyncView } from '../catalog/index.js';
 import { KeyPresence } from '../usage/index.js';
+import { SchedulingInput, SchedulingView } from './admin-scheduling-schemas.js';
 
 export const MerchantIdParams = Type.Object({ merchantId: Uuid() });
 
@@ -143,6 +144,19 @@ export const MerchantDetail = Type.Object({
       'D45: how long a statement period is: a day or a week from Monday, America/Sao_Paulo (default WEEKLY).',
   }),
   ...weighingApprovalFields,
+  scheduling: SchedulingView,
+  pause: Type.Union(
+    [
+      Type.Object({
+        reason: Type.String({ description: 'Why the store is paused.' }),
+        until: DateTime({ description: 'When it opens again by itself.' }),
+      }),
+      Type.Null(),
+    ],
+    {
+      description: 'D43: the store’s timed pause while it holds; null otherwise.',
+    },
+  ),
 });
 
 export const CreateMerchantBody = Type.Object({
@@ -220,6 +234,7 @@ export const UpdateMerchantBody = Type.Object({
   weighingOutOfTolerance: Type.Optional(weighingApprovalFields.weighingOutOfTolerance),
   weighingApprovalSeconds: Type.Optional(weighingApprovalFields.weighingApprovalSeconds),
   weighingApprovalDefault: Type.Optional(weighingApprovalFields.weighingApprovalDefault),
+  scheduling: Type.Optional(SchedulingInput),
 });
 
 /** D38: the ± share of the ordered quantity a weighing may differ by. */
@@ -244,6 +259,7 @@ export const UpdatedMerchant = Type.Object({
       'D45: how long a statement period is: a day or a week from Monday, America/Sao_Paulo (default WEEKLY).',
   }),
   ...weighingApprovalFields,
+  scheduling: SchedulingView,
 });
 
 export const CreatedIntegrationKey = Type.Object({

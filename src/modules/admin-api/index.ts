@@ -1,5 +1,6 @@
 // The operator API (/admin/v1, operator-api.md): routes only; it owns no tables and reads the
 // other modules through their index.ts.
+export { adminAvailabilityRoutes } from './admin-availability-routes.js';
 export { adminCatalogRoutes } from './admin-catalog-routes.js';
 // The bodies console forms post too (style.md#habits): the console reads its fields with the same schemas.
 export { CutBody, SpiceName } from './admin-cuts-routes.js';

@@ -116,13 +116,16 @@ export interface RecordHeadRow {
   merchant_updated_at: Date;
   catalog_version: number;
   catalog_updated_at: Date | null;
+  /** D43: the store's timed pause. */
+  pause_reason: string | null;
+  paused_until: Date | null;
 }
 
 /** One primary-key read: what a cached record is validated against (D24). */
 export async function findRecordHead(db: Queryable, merchantId: string): Promise<RecordHeadRow | undefined> {
   const { rows } = await db.query<RecordHeadRow>(
     `SELECT m.id, m.status, m.updated_at AS merchant_updated_at, COALESCE(s.version, 0) AS catalog_version,
-            s.updated_at AS catalog_updated_at
+            s.updated_at AS catalog_updated_at, m.pause_reason, m.paused_until
        FROM merchants m LEFT JOIN catalog_states s ON s.merchant_id = m.id
       WHERE m.id = $1`,
     [merchantId],

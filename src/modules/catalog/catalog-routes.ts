@@ -4,6 +4,7 @@ import { declareRoute, MERCHANT_READ } from '../../lib/route-declaration.js';
 import { errorResponses, sendInDialect } from '../../lib/schemas.js';
 import { isOpenDelivery } from '../auth/index.js';
 import { OdMerchantStatus } from '../opendelivery/index.js';
+import { availabilityRoutes } from './availability-routes.js';
 import { checkMerchantStatus, unknownEnvelopeKey } from './catalog-envelope.js';
 import { MerchantRecordSchema, MerchantStatusQuery, MerchantUpdateBody, SyncStatus } from './catalog-schemas.js';
 import type { CatalogService } from './catalog-service.js';
@@ -56,6 +57,8 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<CatalogRoutesOptions> = as
 
   // Open Delivery's POST beside the spec's PUT (D29), in its own scope (empty-body parsing).
   await app.register(odMerchantUpdateRoutes, { catalog, uploadBodyLimit });
+  // D43: pauses and stock without an upload.
+  await app.register(availabilityRoutes, { catalog });
 
   app.route(
     declareRoute({

@@ -90,6 +90,27 @@ export function productView(p: ProductRow) {
   };
 }
 
+/** D43: one product's availability, as the availability routes, GET /v1/merchant and the feed show it. */
+export const ItemAvailabilityView = Type.Object({
+  productId: Uuid({ description: 'The product.' }),
+  pdvId: Type.Union([Type.String(), Type.Null()], { description: PDV_EXTERNAL_ID }),
+  available: Type.Boolean({
+    description:
+      'Whether it can be ordered now: the catalog says AVAILABLE, no pause holds it, stock above its minimum.',
+  }),
+  reason: Type.Union([Type.Enum(['OUT_OF_STOCK', 'QUALITY', 'NOT_TODAY', 'OTHER']), Type.Null()], {
+    description:
+      'Why it is unavailable: the pause’s reason, or OUT_OF_STOCK when counted stock is at or below its minimum ' +
+      '(weight.min for KG, 0 for UN); null when available or when the catalog itself says UNAVAILABLE.',
+  }),
+  until: Type.Union([DateTime(), Type.Null()], { description: 'When the pause ends by itself; null otherwise.' }),
+  stock: Type.Union(
+    [Type.Object({ quantity: Type.Number({ description: 'Kilograms for KG, units for UN.' }) }), Type.Null()],
+    {
+      description: 'Counted stock; null when not counted.',
+    },
+  ),
+});
 /** The butcher's fields of a product (D41, D42, D44), each left out when the POS never gave it. */
 export const tradeViewFields = {
   scaleCode: Type.Optional(Type.String({ description: 'The product’s code on the scale’s labels (D41).' })),
@@ -131,6 +152,9 @@ export const RecordProduct = Type.Object({
   sku: Type.String({ description: 'The stock keeping unit.' }),
   media: Type.Array(Type.String(), { description: 'Image URLs.' }),
   cuts: Type.Optional(Type.Array(CutView, { description: 'The cuts the butcher offers for this product.' })),
+  availability: Type.Optional(
+    described(ItemAvailabilityView, 'D43: present when the product is paused or its stock is counted.'),
+  ),
   ...tradeViewFields,
 });
 
@@ -142,6 +166,18 @@ export const MerchantRecordSchema = Type.Object({
   status: described(Status, 'Whether the merchant receives orders: AVAILABLE or UNAVAILABLE.'),
   categories: Type.Array(RecordCategory, { description: 'The merchant’s categories, in display order.' }),
   products: Type.Array(RecordProduct, { description: 'The merchant’s products.' }),
+  pause: Type.Optional(
+    Type.Union(
+      [
+        Type.Object({
+          reason: Type.String({ description: 'Why the store is paused.' }),
+          until: DateTime({ description: 'When it opens again by itself.' }),
+        }),
+        Type.Null(),
+      ],
+      { description: 'D43: the store’s timed pause while it holds (status is then UNAVAILABLE); null otherwise.' },
+    ),
+  ),
 });
 
 /** What a finished sync did to one kind of object (D17): matched objects are updated or unchanged. */
@@ -204,4 +240,56 @@ export const SyncView = Type.Object({
   receivedAt: DateTime({ description: 'When it was received.' }),
   startedAt: Type.Union([DateTime(), Type.Null()], { description: 'When processing started, or null.' }),
   finishedAt: Type.Union([DateTime(), Type.Null()], { description: 'When processing ended, or null.' }),
+});
+
+/** D43: POST /v1/merchant/availability and the operator's twin. */
+export const AvailabilityBody = Type.Object(
+  {
+    items: Type.Array(
+      Type.Object({
+        productId: Type.Optional(Uuid({ description: 'The product’s id in the marketplace.' })),
+        pdvId: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: PDV_EXTERNAL_ID })),
+        available: Type.Boolean({ description: 'false pauses the product; true resumes it (and ends any pause).' }),
+        reason: Type.Optional(
+          Type.Enum(['OUT_OF_STOCK', 'QUALITY', 'NOT_TODAY', 'OTHER'], {
+            description: 'Why it is paused (available: false only; default OTHER).',
+          }),
+        ),
+        until: Type.Optional(
+          DateTime({ description: 'When the pause ends by itself (available: false only); absent: until resumed.' }),
+        ),
+        stock: Type.Optional(
+          Type.Object(
+            {
+              quantity: Type.Number({
+                minimum: 0,
+                description: 'Kilograms (up to 3 decimals) for a KG product, whole units for a UN product.',
+              }),
+            },
+            { description: 'The counted stock from now on; confirmed orders take from it.' },
+          ),
+        ),
+      }),
+      { minItems: 1, maxItems: 100, description: 'At most 100 products, each named by productId or pdvId.' },
+    ),
+  },
+  {
+    examples: [
+      {
+        items: [
+          {
+            productId: '5b7e2f1a-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+            available: false,
+            reason: 'NOT_TODAY',
+            until: '2031-12-24T06:00:00.000Z',
+            stock: { quantity: 12.5 },
+          },
+        ],
+      },
+    ],
+  },
+);
+
+export const AvailabilityAnswer = Type.Object({
+  items: Type.Array(ItemAvailabilityView, { description: 'Each product as it is now, in the order asked.' }),
 });

@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { isUuid, newId } from '../../lib/ids.js';
 import { toDecimalString, toNumber } from '../../lib/money.js';
 import { noFeed } from '../feed/index.js';
+import { createAvailability, type ItemAvailability } from './catalog-availability.js';
 import * as browse from './catalog-browse-repository.js';
 import { createCutOperations, findCutsOfProducts } from './catalog-cuts.js';
 import * as repo from './catalog-repository.js';
@@ -28,6 +29,8 @@ export interface MerchantRecord {
   TTL: number;
   id: string;
   status: 'AVAILABLE' | 'UNAVAILABLE';
+  /** D43: the store's timed pause while it holds. */
+  pause?: { reason: string; until: string } | null;
   categories: Array<{
     id: string;
     pdv_external_id: string | null;
@@ -51,6 +54,8 @@ export interface MerchantRecord {
     sku: string;
     media: string[];
     cuts?: Array<{ id: string; name: string; spice: { id: string; name: string } | null }>;
+    /** D43: present when the product is paused or its stock is counted. */
+    availability?: ItemAvailability;
   }>;
 }
 
@@ -96,6 +101,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
   }
 
   const processor = createSyncProcessor(deps);
+  // D43: pauses and counted stock, written without an upload.
+  const availability = createAvailability({ db, clock, feed: deps.feed ?? (async () => {}) });
   // The worker's processing also drops this process's cached record of the merchant (D24).
   async function processSync(sync: syncRepo.ClaimedSync): Promise<void> {
     try {
@@ -125,11 +132,12 @@ export function createCatalogService(deps: CatalogServiceDeps) {
   });
 
   async function buildRecord(merchantId: string, head: repo.RecordHeadRow): Promise<MerchantRecord> {
-    const [categories, products, media, cuts] = await Promise.all([
+    const [categories, products, media, cuts, available] = await Promise.all([
       repo.listRecordCategories(db, merchantId),
       repo.listRecordProducts(db, merchantId),
       repo.listRecordMedia(db, merchantId),
       repo.listRecordCuts(db, merchantId),
+      availability.listForMerchant(merchantId),
     ]);
     const mediaBy = new Map<string, string[]>();
     for (const m of media) {
@@ -157,18 +165,26 @@ export function createCatalogService(deps: CatalogServiceDeps) {
       TTL: ttlSec,
       id: head.id,
       status: head.status,
+      pause:
+        head.paused_until && head.paused_until > clock.now() && head.status === 'UNAVAILABLE'
+          ? { reason: head.pause_reason ?? '', until: head.paused_until.toISOString() }
+          : null,
       categories: categories.map((c) => ({ ...categoryView(c), productsId: c.product_ids })),
       products: products.map((p) => {
         const productCuts = cutsBy.get(p.id);
+        const productAvailability = available.get(p.id);
         return {
           ...productView(p),
-          stock: toNumber(p.stock),
+          // D43: the status a customer meets (a pause or stock at its minimum switches it off).
+          ...(productAvailability && !productAvailability.available ? { status: 'UNAVAILABLE' as const } : {}),
+          stock: productAvailability?.stock ? productAvailability.stock.quantity : toNumber(p.stock),
           externalCode: p.external_code,
           ean: p.ean,
           sku: p.sku,
           media: mediaBy.get(p.id) ?? [],
           // spec 2.5: present only when the product has cuts
           ...(productCuts ? { cuts: productCuts } : {}),
+          ...(productAvailability ? { availability: productAvailability } : {}),
           ...tradeView(p),
         };
       }),
@@ -188,6 +204,8 @@ export function createCatalogService(deps: CatalogServiceDeps) {
   return {
     worker,
     processSync,
+    // D43: pauses and stock (catalog-availability.ts); the orders module moves stock through it.
+    availability,
     // D37: cuts and spices, the operator's to add and remove (catalog-cuts.ts).
     ...createCutOperations({ db, clock, touch, feed }),
 

@@ -25,7 +25,22 @@ const noData = (description: string) => Loose({}, description);
 /** D36: the `data` of every type of every kind. */
 export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
   order: {
-    CREATED: noData('The order was handed in'),
+    CREATED: Loose(
+      {
+        schedule: Type.Optional(
+          Type.Object(
+            { scheduledDateTimeStart: DateTime(), scheduledDateTimeEnd: DateTime() },
+            {
+              description: 'D44: an encomenda’s window (SCHEDULED orders only)',
+            },
+          ),
+        ),
+        preparationStartDateTime: Type.Optional(
+          DateTime({ description: 'D44: when preparation starts (the slot’s start minus the longest lead time)' }),
+        ),
+      },
+      'The order was handed in; a SCHEDULED one carries its schedule (D44)',
+    ),
     CONFIRMED: Loose(
       {
         preparationTime: Type.Optional(Type.Integer({ description: 'Minutes, when the POS said' })),
@@ -99,7 +114,17 @@ export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
   },
   merchant: {
     STATUS_CHANGED: Loose(
-      { status: Type.Enum(['AVAILABLE', 'UNAVAILABLE']), by: Type.Enum(['pos', 'operator', 'presence']) },
+      {
+        status: Type.Enum(['AVAILABLE', 'UNAVAILABLE']),
+        by: Type.Enum(['pos', 'operator', 'presence', 'pause'], {
+          description: 'Who switched it; `pause`: a timed pause ended by itself (D43)',
+        }),
+        pause: Type.Optional(
+          Type.Union([Type.Object({ reason: Type.String(), until: DateTime() }), Type.Null()], {
+            description: 'D43: the timed pause that switched it off, with its reason and end; null when a pause ended',
+          }),
+        ),
+      },
       "The merchant's order-receiving switch changed",
     ),
     PRESENCE_CHANGED: Loose(
@@ -115,6 +140,22 @@ export const FEED_DATA: Record<FeedKind, Record<string, TSchema>> = {
     ),
   },
   catalog: {
+    AVAILABILITY_CHANGED: Loose(
+      {
+        items: Type.Array(
+          Type.Object({
+            productId: Uuid(),
+            pdvId: Type.Union([Type.String(), Type.Null()]),
+            available: Type.Boolean(),
+            reason: Type.Union([Type.Enum(['OUT_OF_STOCK', 'QUALITY', 'NOT_TODAY', 'OTHER']), Type.Null()]),
+            until: Type.Union([DateTime(), Type.Null()]),
+            stock: Type.Union([Type.Object({ quantity: Type.Number() }), Type.Null()]),
+          }),
+        ),
+      },
+      'D43: products were paused, resumed or counted, or an order moved their stock (confirmation, weighing, ' +
+        'cancellation), or a pause ended by itself: each product as it is now',
+    ),
     SYNC_FINISHED: Loose(
       {
         syncId: Uuid(),

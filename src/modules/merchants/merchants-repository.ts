@@ -21,6 +21,11 @@ export interface MerchantRow {
   weighing_out_of_tolerance: 'REFUSE' | 'ASK';
   weighing_approval_seconds: number;
   weighing_approval_default: 'ACCEPT' | 'REJECT' | 'REMOVE_LINES';
+  /** D43: the store's timed pause (status UNAVAILABLE until paused_until); null: not paused. */
+  pause_reason: string | null;
+  paused_until: Date | null;
+  /** D44: the scheduling settings as set; null: the defaults. */
+  scheduling: Record<string, unknown> | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -28,7 +33,7 @@ export interface MerchantRow {
 const COLUMNS = `id, name, status, pdv_external_id, orders_webhook_url, webhook_key_id, webhook_disabled_at,
   get_merchant_base_url, get_merchant_api_key_enc, onboarded_at, weighing_tolerance_percent::text AS weighing_tolerance_percent,
   scale_label_layouts, weighing_out_of_tolerance, weighing_approval_seconds, weighing_approval_default,
-  created_at, updated_at`;
+  pause_reason, paused_until, scheduling, created_at, updated_at`;
 /** The same columns of `merchants m`, for statements that join another row source. */
 const M_COLUMNS = COLUMNS.split(',')
   .map((c) => `m.${c.trim()}`)
@@ -99,6 +104,8 @@ export async function updateMerchantProfile(
     `WITH before AS (SELECT status FROM merchants WHERE id = $1 FOR UPDATE)
      UPDATE merchants m SET name = COALESCE($2, m.name), status = COALESCE($3, m.status), updated_at = $4,
             auto_unavailable_at = CASE WHEN $3::text IS NULL THEN m.auto_unavailable_at END,
+            pause_reason = CASE WHEN $3::text IS NULL THEN m.pause_reason END,
+            paused_until = CASE WHEN $3::text IS NULL THEN m.paused_until END,
             weighing_tolerance_percent = COALESCE($5::numeric, m.weighing_tolerance_percent),
             weighing_out_of_tolerance = COALESCE($6, m.weighing_out_of_tolerance),
             weighing_approval_seconds = COALESCE($7::int, m.weighing_approval_seconds),
@@ -246,4 +253,69 @@ export async function updateOnboarding(
     ],
   );
   return rows[0];
+}
+
+// ---- D43: the store's timed pause -----------------------------------------------------------
+
+/** Pauses the store: UNAVAILABLE until `until`, with the reason; the status before is returned. */
+export async function pauseMerchant(
+  db: Queryable,
+  id: string,
+  pause: { reason: string; until: Date },
+  at: Date,
+): Promise<(MerchantRow & { previous_status: string }) | undefined> {
+  const { rows } = await db.query<MerchantRow & { previous_status: string }>(
+    `WITH before AS (SELECT status FROM merchants WHERE id = $1 FOR UPDATE)
+     UPDATE merchants m SET status = 'UNAVAILABLE', pause_reason = $2, paused_until = $3, auto_unavailable_at = NULL,
+            updated_at = $4
+       FROM before
+      WHERE m.id = $1 RETURNING ${M_COLUMNS}, before.status AS previous_status`,
+    [id, pause.reason, pause.until, at],
+  );
+  return rows[0];
+}
+
+/**
+ * Ends a pause: AVAILABLE again. Only a paused store (a compare-and-set on the pause), so the
+ * sweep of two workers and a POS's resume never end one pause twice; `due` ends only a pause
+ * whose time has come.
+ */
+export async function endPause(
+  db: Queryable,
+  id: string,
+  at: Date,
+  due?: Date,
+): Promise<(MerchantRow & { previous_status: string; ended_reason: string | null }) | undefined> {
+  const { rows } = await db.query<MerchantRow & { previous_status: string; ended_reason: string | null }>(
+    `WITH before AS (SELECT status, pause_reason FROM merchants WHERE id = $1 AND paused_until IS NOT NULL FOR UPDATE)
+     UPDATE merchants m SET status = 'AVAILABLE', pause_reason = NULL, paused_until = NULL, updated_at = $2
+       FROM before
+      WHERE m.id = $1 AND m.paused_until IS NOT NULL AND ($3::timestamptz IS NULL OR m.paused_until <= $3)
+      RETURNING ${M_COLUMNS}, before.status AS previous_status, before.pause_reason AS ended_reason`,
+    [id, at, due ?? null],
+  );
+  return rows[0];
+}
+
+/** Stores whose pause has come to its end (the sweep ends each with endPause). */
+export async function duePauses(db: Queryable, now: Date, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM merchants WHERE paused_until IS NOT NULL AND paused_until <= $1 ORDER BY paused_until LIMIT $2',
+    [now, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** D44: the scheduling settings, as the operator set them (validated by the service). */
+export async function setScheduling(
+  db: Queryable,
+  id: string,
+  scheduling: Record<string, unknown>,
+  at: Date,
+): Promise<void> {
+  await db.query('UPDATE merchants SET scheduling = $2::jsonb, updated_at = $3 WHERE id = $1', [
+    id,
+    JSON.stringify(scheduling),
+    at,
+  ]);
 }

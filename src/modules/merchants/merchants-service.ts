@@ -10,8 +10,10 @@ import { privateTargetReason } from '../../lib/net/outbound-url.js';
 import type { AuthService, Principal } from '../auth/index.js';
 import { type FeedRecorder, noFeed } from '../feed/index.js';
 import { checkLayouts, type ScaleLabelLayout } from '../scale-labels/index.js';
+import { createMerchantPause } from './merchant-pause.js';
 import type { MerchantRow } from './merchants-repository.js';
 import * as repo from './merchants-repository.js';
+import { checkScheduling, type Scheduling, schedulingOf } from './scheduling-settings.js';
 import { webhookBaseOf } from './webhook-address.js';
 
 export const merchantNotFound = () => notFound('Merchant not found');
@@ -143,6 +145,8 @@ export function createMerchantsService(deps: {
   }
 
   return {
+    // D43: the store's timed pause (merchant-pause.ts).
+    ...createMerchantPause({ db, clock, feed }),
     requireMerchant,
     findMerchant: (id: string) => repo.findMerchant(db, id),
     /** Which of these ids are merchants (the logistics module links apps to them). */
@@ -176,6 +180,7 @@ export function createMerchantsService(deps: {
         name?: string;
         status?: 'AVAILABLE' | 'UNAVAILABLE';
         weighingTolerancePercent?: number;
+        scheduling?: Partial<Scheduling>;
       } & repo.WeighingApprovalSettings,
     ) {
       if (changes.name !== undefined && !changes.name.trim()) throw badRequest('name must not be empty');
@@ -188,6 +193,12 @@ export function createMerchantsService(deps: {
         }
       }
       const { weighingOutOfTolerance, weighingApprovalSeconds, weighingApprovalDefault } = changes;
+      // D44: the scheduling settings sent, over the current ones (400 naming the field).
+      if (changes.scheduling !== undefined) {
+        const current = await requireMerchant(id);
+        const next = checkScheduling(changes.scheduling, schedulingOf(current.scheduling));
+        await repo.setScheduling(db, id, { ...next }, clock.now());
+      }
       return changeProfile(
         id,
         {

@@ -5,6 +5,7 @@ import { errorResponses, Uuid } from '../../lib/schemas.js';
 import { isOpenDelivery } from '../auth/index.js';
 import { OdMerchantApiInfo, OdMerchantAvailability } from '../opendelivery/index.js';
 import { type MerchantsService, merchantNotFound } from './merchants-service.js';
+import { PauseView } from './pause-routes.js';
 import { webhookTargetOf } from './webhook-address.js';
 
 export const IntegrationConfigSchema = Type.Object({
@@ -103,12 +104,16 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ merchants: MerchantsS
       description:
         'Open Delivery 1.7’s `GET /v1/merchant/{id}/status`, for both profiles: `status` is AVAILABLE or UNAVAILABLE ' +
         '(the order-receiving switch), `services` is empty (service hours are kept by the platform) and ' +
-        '`orderingAppMerchantId` is the merchant’s id here. Only the token’s own merchant: any other id is 404 ' +
+        '`orderingAppMerchantId` is the merchant’s id here. A paused store (D43) is UNAVAILABLE; a `cleaver` key also ' +
+        'gets `pause` ({reason, until} or null), which Open Delivery has no field for. Only the token’s own merchant: any other id is 404 ' +
         '`Merchant not found` (D21).',
       schema: {
         tags: ['merchant'],
         params: Type.Object({ merchantId: Type.String({ minLength: 1, maxLength: 200 }) }),
-        response: { 200: OdMerchantAvailability, ...errorResponses(400, 401, 404, 429) },
+        response: {
+          200: Type.Object({ ...OdMerchantAvailability.properties, pause: Type.Optional(PauseView) }),
+          ...errorResponses(400, 401, 404, 429),
+        },
       },
       handler: async (request) => {
         // D21: another merchant's id (or one that is no merchant) is answered as unknown.
@@ -116,7 +121,15 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ merchants: MerchantsS
           throw merchantNotFound();
         }
         const merchant = await merchants.requireMerchant(request.principal.merchantId);
-        return { status: merchant.status, services: [], orderingAppMerchantId: merchant.id };
+        // D43: a paused store is UNAVAILABLE, Open Delivery's own field; Open Delivery has none for
+        // the pause's reason and end, so only a `cleaver` key is shown them (`pause`).
+        const pause = merchants.currentPause(merchant);
+        return {
+          status: merchant.status,
+          services: [],
+          orderingAppMerchantId: merchant.id,
+          ...(isOpenDelivery(request.principal) ? {} : { pause }),
+        };
       },
     }),
   );

@@ -16,6 +16,7 @@ import {
   type ProgressAction,
   progressAllowed,
 } from './order-state.js';
+import { giveBackLines, orderLines, type StockKeeper, weighingMoves } from './order-stock.js';
 import type { OrderWeighed, WeighingListener, WeighingOutcome } from './order-weighing.js';
 import type { CancellationRequest, OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
@@ -99,6 +100,10 @@ export function createOrderChanges(deps: {
   weighingListeners?: WeighingListener[];
   /** D36: the platform feed's TRACKING item, in the change's transaction. */
   feed?: FeedRecorder;
+  /** D43: counted stock, moved in the change's transaction (the catalog's). */
+  stock?: StockKeeper;
+  /** D44: a cancelled scheduled order gives its slot's place back, in the change's transaction. */
+  onCancelled?: (tx: Queryable, order: OrderRow) => Promise<void>;
 }) {
   const { db, clock, events } = deps;
   const feed = deps.feed ?? noFeed;
@@ -116,6 +121,14 @@ export function createOrderChanges(deps: {
       at,
     );
     if (!written) throw new VersionConflict();
+    // D43: the weighed quantities replace the ordered ones in what the order holds of stock.
+    if (deps.stock && order.stock_taken) {
+      const moves = weighingMoves(order.stock_taken, outcome.document);
+      if (moves.lines.length > 0) {
+        await deps.stock.moveStock(tx, order.merchant_id, moves.lines);
+        await repo.setStockTaken(tx, order.id, moves.holds);
+      }
+    }
     const id = weighing.id ?? newId();
     await repo.insertWeighing(tx, {
       id,
@@ -161,6 +174,26 @@ export function createOrderChanges(deps: {
     return ownedOrNotFound(await repo.findOrder(q, orderId), merchantId);
   }
 
+  /**
+   * D43: confirmation takes the ordered quantities of counted products (a 400 naming the item
+   * when one is short, and nothing of the change written); cancellation gives back what the
+   * order holds. D44: a cancelled order's slot place is given back too.
+   */
+  async function moveStockWith(tx: Queryable, order: OrderRow, status: OrderRow['status']) {
+    if (status === order.status) return;
+    if (status === 'CONFIRMED' && deps.stock) {
+      const taken = await deps.stock.moveStock(tx, order.merchant_id, orderLines(order.document));
+      if (taken.size > 0) await repo.setStockTaken(tx, order.id, Object.fromEntries(taken));
+    }
+    if (status === 'CANCELLED') {
+      if (deps.stock && order.stock_taken) {
+        await deps.stock.moveStock(tx, order.merchant_id, giveBackLines(order.stock_taken));
+        await repo.setStockTaken(tx, order.id, null);
+      }
+      await deps.onCancelled?.(tx, order);
+    }
+  }
+
   /** Writes one decided change: compare-and-set of the state, tracking, then the events. */
   async function applyPlan(tx: Queryable, order: OrderRow, plan: Plan): Promise<void> {
     if (plan.weighing) return applyWeighing(tx, order, plan.weighing);
@@ -186,6 +219,7 @@ export function createOrderChanges(deps: {
     };
     const at = clock.now();
     if (!(await repo.updateOrderIfVersion(tx, order.id, order.version, next, at))) throw new VersionConflict();
+    await moveStockWith(tx, order, next.status);
     if (plan.tracking) {
       await repo.insertTracking(tx, { id: newId(), orderId: order.id, ...plan.tracking, at });
       await feedTracking(tx, order, plan.tracking.body, at);

@@ -28,6 +28,10 @@ export interface OrderRow {
   preparation_time_min: number | null;
   preparation_start_at: Date | null;
   delivered_at: Date | null;
+  /** D43: what confirmation took from counted stock, by product; null: nothing. */
+  stock_taken: Record<string, string> | null;
+  /** D44: the slot a scheduled order holds a place in. */
+  slot_start: Date | null;
   version: number;
   created_at: Date;
   updated_at: Date;
@@ -35,7 +39,7 @@ export interface OrderRow {
 
 const COLUMNS = `id, merchant_id, type, display_id, status, last_event, event_types, customer_cancellation,
   pos_cancellation, delivery_code, order_amount::text AS order_amount, document, order_external_code,
-  preparation_time_min, preparation_start_at, delivered_at, version, created_at, updated_at`;
+  preparation_time_min, preparation_start_at, delivered_at, stock_taken, slot_start, version, created_at, updated_at`;
 
 export async function insertOrder(
   db: Queryable,
@@ -49,13 +53,16 @@ export async function insertOrder(
     totals: { itemsPrice: string; otherFees: string; discount: string; orderAmount: string };
     document: OrderDocument;
     at: Date;
+    /** D44: a scheduled order's slot, preparation start and confirmation deadline. */
+    schedule?: { slotStart: Date; preparationStartAt: Date; confirmBy: Date };
   },
 ): Promise<void> {
   await db.query(
     `INSERT INTO orders (id, merchant_id, type, display_id, status, last_event, event_types, customer_id,
-                         delivery_code, items_price, other_fees, discount, order_amount, document, created_at, updated_at)
+                         delivery_code, items_price, other_fees, discount, order_amount, document, created_at, updated_at,
+                         slot_start, preparation_start_at, confirm_by)
      VALUES ($1, $2, $3, $4, 'CREATED', 'CREATED', '{CREATED}', $5, $6, $7::numeric, $8::numeric, $9::numeric, $10::numeric,
-             $11::jsonb, $12, $12)`,
+             $11::jsonb, $12, $12, $13, $14, $15)`,
     [
       o.id,
       o.merchantId,
@@ -69,8 +76,16 @@ export async function insertOrder(
       o.totals.orderAmount,
       JSON.stringify(o.document),
       o.at,
+      o.schedule?.slotStart ?? null,
+      o.schedule?.preparationStartAt ?? null,
+      o.schedule?.confirmBy ?? null,
     ],
   );
+}
+
+/** D43: what the order holds of counted stock (in its change's transaction). */
+export async function setStockTaken(db: Queryable, id: string, taken: Record<string, string> | null): Promise<void> {
+  await db.query('UPDATE orders SET stock_taken = $2::jsonb WHERE id = $1', [id, taken ? JSON.stringify(taken) : null]);
 }
 
 /** What a POS's view of an order is made of (order-view.ts, od-order-view.ts). */

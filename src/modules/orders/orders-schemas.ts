@@ -426,10 +426,20 @@ export const CreateOrderBody = Type.Object({
       { description: 'Takeout details (TAKEOUT orders).' },
     ),
   ),
+  orderTiming: Type.Optional(
+    Type.Enum(['INSTANT', 'SCHEDULED'], {
+      description:
+        'SCHEDULED (an encomenda, D44: needs `schedule`) or INSTANT; absent: SCHEDULED exactly when `schedule` is sent.',
+    }),
+  ),
   schedule: Type.Optional(
     Type.Object(
       { scheduledDateTimeStart: DateTime({ description: 'Start of the window.' }), scheduledDateTimeEnd: DateTime() },
-      { description: 'For SCHEDULED orders: the delivery window.' },
+      {
+        description:
+          'For SCHEDULED orders: the delivery window. Its start falls in one of the merchant’s slots (GET …/slots), ' +
+          'which must have a place left, be within the horizon and leave each item’s lead time (D44).',
+      },
     ),
   ),
   otherFees: Type.Optional(

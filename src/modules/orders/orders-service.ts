@@ -10,7 +10,7 @@ import type { Db, Queryable } from '../../db/db.js';
 import type { Clock } from '../../lib/clock.js';
 import { safeEqual } from '../../lib/crypto.js';
 import { decodeTimeCursor } from '../../lib/cursor.js';
-import { AppError, badRequest, notFound } from '../../lib/errors.js';
+import { AppError, badRequest, notFound, Refusal } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Principal } from '../auth/index.js';
 import { findCutsOfProducts, findProductsByRefs } from '../catalog/index.js';
@@ -26,6 +26,7 @@ import {
   withNumericDistances,
 } from './order-changes.js';
 import { buildOrder, type CreateOrderInput } from './order-intake.js';
+import { createOrderScheduling } from './order-scheduling.js';
 import {
   ACTION_EVENT,
   canRequestCancellation,
@@ -34,6 +35,7 @@ import {
   nextStatus,
   type OrderStatus,
 } from './order-state.js';
+import { orderLines, type StockKeeper } from './order-stock.js';
 import { type WeighingLineInput, type WeighingListener, weighOrder } from './order-weighing.js';
 import type { OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
@@ -55,6 +57,10 @@ const itemsNamed = (body: { outOfStockItems?: string[]; invalidItems?: string[] 
   ...(body.invalidItems ? { invalidItems: body.invalidItems } : {}),
 });
 
+/** D44: why a scheduled order is not dispatched yet. */
+const slotNotStarted = (slotStart: Date) =>
+  `Order is SCHEDULED: not dispatched before its slot starts at ${slotStart.toISOString()}`;
+
 const randomDigits = (n: number) => String(randomInt(0, 10 ** n)).padStart(n, '0');
 
 export function createOrdersService(deps: {
@@ -67,16 +73,22 @@ export function createOrdersService(deps: {
   weighingListeners?: WeighingListener[];
   /** D36: the platform feed (TRACKING, DELIVERY_CODE_CHECKED items). */
   feed?: FeedRecorder;
+  /** D43: counted stock and pauses (the catalog's availability). */
+  stock?: StockKeeper;
 }) {
   const { db, clock, config, events } = deps;
   const feed = deps.feed ?? noFeed;
 
+  // D44: encomendas (order-scheduling.ts).
+  const scheduling = createOrderScheduling({ db, clock });
   const { loadOwned, applyPlan, change, lifecycle, progress, cancelled, feedTracking } = createOrderChanges({
     db,
     clock,
     events,
     feed,
     weighingListeners: deps.weighingListeners,
+    stock: deps.stock,
+    onCancelled: scheduling.onCancelled,
   });
 
   /** D41: what reading labels needs: the merchant's layouts and the scale codes of the order's products. */
@@ -111,12 +123,49 @@ export function createOrdersService(deps: {
     }));
   }
 
+  /** D44: refuses a dispatch before the slot of a scheduled order starts (adds nothing otherwise). */
+  function notBeforeSlot(order: OrderRow): object {
+    if (order.slot_start && clock.now() < order.slot_start) throw refused(slotNotStarted(order.slot_start));
+    return {};
+  }
+
   return {
+    /** D44: GET /admin/v1/merchants/{merchantId}/slots. */
+    async listSlots(merchantId: string, range: { from?: string; to?: string }) {
+      return scheduling.listSlots(await deps.merchants.requireMerchant(merchantId), range);
+    },
+
+    /** D44: the sweep cancels scheduled orders the POS did not confirm within confirmWithinMinutes. */
+    async cancelUnconfirmedScheduled(): Promise<number> {
+      let n = 0;
+      for (const orderId of await scheduling.unconfirmedPastDeadline()) {
+        try {
+          await change(orderId, undefined, (order) => {
+            if (order.status !== 'CREATED') throw refused(`Order is ${order.status}`);
+            return cancelled(order, {
+              reason: 'The scheduled order was not confirmed in time',
+              code: 'SYSTEMIC_ISSUES',
+            });
+          });
+          n++;
+        } catch (error) {
+          // Confirmed or cancelled meanwhile (by the POS or another worker's sweep): nothing to do.
+          if (!(error instanceof Refusal)) throw error;
+        }
+      }
+      return n;
+    },
+
     /** POST /admin/v1/merchants/{merchantId}/orders (operator-api.md#orders): emits CREATED. */
     async createOrder(merchantId: string, input: CreateOrderInput) {
       const merchant = await deps.merchants.requireMerchant(merchantId);
       // Spec 3.3: UNAVAILABLE switches the order-receiving switch off.
       if (merchant.status !== 'AVAILABLE') throw badRequest('Merchant is UNAVAILABLE and does not receive orders');
+      // D44: SCHEDULED comes with a schedule; INSTANT without one.
+      if (input.orderTiming === 'SCHEDULED' && !input.schedule)
+        throw badRequest('schedule is required for a SCHEDULED order');
+      if (input.orderTiming === 'INSTANT' && input.schedule)
+        throw badRequest('schedule applies to SCHEDULED orders only');
       const ids = input.items.flatMap((i) => (i.productId ? [i.productId] : []));
       const pdvIds = input.items.flatMap((i) => (i.pdvId !== undefined ? [i.pdvId] : []));
       const products = await findProductsByRefs(db, merchantId, { ids, pdvIds });
@@ -141,7 +190,12 @@ export function createOrdersService(deps: {
         newId,
         randomDigits,
       });
+      // D43: nothing paused, nothing asked beyond counted stock (taken at confirmation).
+      await deps.stock?.checkIntake(merchantId, orderLines(built.document));
+      // D44: the slot, the lead times, the preparation start.
+      const schedule = scheduling.plan(merchant, built.document, products);
       await db.transaction(async (tx) => {
+        if (schedule) await scheduling.takePlace(tx, merchantId, schedule);
         await repo.insertOrder(tx, {
           id: orderId,
           merchantId,
@@ -152,8 +206,18 @@ export function createOrdersService(deps: {
           totals: built.totals,
           document: built.document,
           at: now,
+          schedule: schedule && {
+            slotStart: schedule.slot.start,
+            preparationStartAt: schedule.preparationStartAt,
+            confirmBy: schedule.confirmBy,
+          },
         });
-        await events.recordEvent(tx, { merchantId, orderId, eventType: 'CREATED' });
+        // D44: the platform feed's item carries the schedule.
+        const detail = schedule && {
+          schedule: built.document.schedule,
+          preparationStartDateTime: schedule.preparationStartAt.toISOString(),
+        };
+        await events.recordEvent(tx, { merchantId, orderId, eventType: 'CREATED', ...(detail ? { detail } : {}) });
       });
       return (await repo.findOrder(db, orderId)) as OrderRow;
     },
@@ -262,7 +326,8 @@ export function createOrdersService(deps: {
             ...plan.state,
             orderExternalCode: body.orderExternalCode,
             preparationTimeMin: body.preparationTime ?? null,
-            preparationStartAt: clock.now(),
+            // D44: a scheduled order keeps the preparation start its slot gave it.
+            preparationStartAt: order.slot_start ? order.preparation_start_at : clock.now(),
           },
           // D2: CONFIRMED carries the integration key that confirmed.
           // D36: the platform feed also hears the code and the preparation time.
@@ -288,6 +353,7 @@ export function createOrdersService(deps: {
     dispatch: (principal: Principal, orderId: string, trackingInfo?: unknown) =>
       change(orderId, principal.merchantId, (order) => ({
         ...lifecycle(order, 'dispatch', true),
+        ...notBeforeSlot(order),
         ...(trackingInfo
           ? {
               tracking: {
@@ -435,6 +501,10 @@ export function createOrdersService(deps: {
     ): Promise<{ statusAfter: OrderStatus; raisedEvent: OrderEventType | null; note: string | null }> {
       const result = nextStatus(order.status, action, order.type);
       if (!result.ok) return { statusAfter: order.status, raisedEvent: null, note: result.reason };
+      // D44: a scheduled order is never dispatched before its slot starts.
+      if (action === 'logisticsDispatched' && order.slot_start && clock.now() < order.slot_start) {
+        return { statusAfter: order.status, raisedEvent: null, note: slotNotStarted(order.slot_start) };
+      }
       if (result.next === order.status) {
         return { statusAfter: order.status, raisedEvent: null, note: `Order is already ${order.status}` };
       }

@@ -113,7 +113,7 @@ export function planOrder(scenario: ScenarioDefinition, products: CatalogProduct
   if (shape.type === 'TAKEOUT') body.takeout = { mode: shape.takeoutMode ?? 'DEFAULT' };
   if (shape.timing === 'SCHEDULED') {
     const start = new Date(now);
-    start.setUTCDate(start.getUTCDate() + 1);
+    start.setUTCDate(start.getUTCDate() + (shape.daysAhead ?? 1));
     start.setUTCHours(SCHEDULED_START_UTC_HOUR, 0, 0, 0);
     const end = new Date(start.getTime() + SCHEDULED_WINDOW_MIN * 60_000);
     body.schedule = { scheduledDateTimeStart: start.toISOString(), scheduledDateTimeEnd: end.toISOString() };

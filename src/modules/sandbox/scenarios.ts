@@ -14,6 +14,8 @@ export interface OrderShape {
   items: 'MIXED' | 'KG';
   takeoutMode?: 'DEFAULT' | 'PICKUP_AREA';
   customerName: string;
+  /** SCHEDULED: how many days ahead the window is (default 1, tomorrow). */
+  daysAhead?: number;
 }
 
 /** What happens to the order once placed; each step raises the event `eventOfStep` names. */
@@ -76,6 +78,23 @@ export const SCENARIOS: readonly ScenarioDefinition[] = [
       'A DELIVERY order scheduled for tomorrow between 11:00 and 11:30 in São Paulo (orderTiming SCHEDULED, ' +
       'with schedule.scheduledDateTimeStart/End): prepare it for then, not now.',
     order: { ...instantDelivery('Bruno Lima'), timing: 'SCHEDULED' },
+    steps: [],
+  },
+  {
+    // D44: an encomenda takes a place in its slot and carries its preparation start.
+    name: 'christmas-encomenda',
+    description:
+      'An encomenda for the holidays (D44): a TAKEOUT order of products sold by KG for three days from now, ' +
+      '11:00–11:30 in São Paulo (orderTiming SCHEDULED), taking a place in that slot; preparationStartDateTime ' +
+      'is the slot’s start minus the longest leadTimeHours of its items. Confirm it within confirmWithinMinutes.',
+    order: {
+      ...instantDelivery('Helena Costa'),
+      type: 'TAKEOUT',
+      takeoutMode: 'DEFAULT',
+      timing: 'SCHEDULED',
+      items: 'KG',
+      daysAhead: 3,
+    },
     steps: [],
   },
   {

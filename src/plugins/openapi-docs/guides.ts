@@ -24,6 +24,18 @@ export const GUIDES: Guide[] = [
     title: 'Primeiros passos',
     lang: 'pt-BR',
   },
+  {
+    path: '/docs/availability-and-encomendas',
+    file: 'guides/availability-and-encomendas.md',
+    title: 'What is in the case, and encomendas',
+    lang: 'en',
+  },
+  {
+    path: '/docs/availability-and-encomendas/pt-BR',
+    file: 'guides/availability-and-encomendas.pt-BR.md',
+    title: 'O que tem na vitrine, e encomendas',
+    lang: 'pt-BR',
+  },
   { path: '/docs/events', file: 'events.md', title: 'Event catalog', lang: 'en' },
   { path: '/docs/statements', file: 'guides/statements.md', title: 'Statements (for the bookkeeper)', lang: 'en' },
   {
