@@ -32,7 +32,11 @@ describe('cleaver platform tail', { timeout: 60_000 }, () => {
     const me = await createMerchant(server.app, 'Açougue Feed CLI');
     const order = await createSimpleOrder(server.app, me.merchantId);
 
-    const page = await runCli(['platform', 'tail', '--once', '--merchant', me.merchantId, '--json'], env);
+    // Order items only: making the merchant's product by hand is a catalog item too (D36).
+    const page = await runCli(
+      ['platform', 'tail', '--once', '--kinds', 'order', '--merchant', me.merchantId, '--json'],
+      env,
+    );
     expect(page.code, page.stderr).toBe(0);
     const items = page.stdout
       .trim()
@@ -47,9 +51,13 @@ describe('cleaver platform tail', { timeout: 60_000 }, () => {
     expect(table.stderr).toContain(`go on with --after ${items[0].cursor}`);
 
     // Live: the tail waits on the feed's long poll; the confirmation shows up while it runs.
-    const tail = runCli(['platform', 'tail', '--after', items[0].cursor, '--merchant', me.merchantId, '--json'], env, {
-      timeoutMs: 4_000,
-    });
+    const tail = runCli(
+      ['platform', 'tail', '--after', items[0].cursor, '--kinds', 'order', '--merchant', me.merchantId, '--json'],
+      env,
+      {
+        timeoutMs: 4_000,
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, 800));
     const confirm = await server.app.inject({
       method: 'POST',

@@ -60,7 +60,12 @@ export const MerchantHistoryEntry = Type.Object({
     {
       from: Type.Optional(Type.String({ description: 'The value before.' })),
       to: Type.Optional(Type.String({ description: 'The value after.' })),
-      by: Type.Optional(Type.Enum(['operator', 'pos-notification', 'presence'], { description: 'Who changed it.' })),
+      by: Type.Optional(
+        Type.Enum(['operator', 'pos-notification', 'presence', 'pos', 'pause'], {
+          description:
+            'Who changed it: an operator, the POS (its notification or its pause, D43), presence, or a pause that ended by itself (pause).',
+        }),
+      ),
       reason: Type.Optional(Type.String({ description: 'Why, in words.' })),
       silentSince: Type.Optional(DateTime({ description: 'Since when the POS did not poll.' })),
     },

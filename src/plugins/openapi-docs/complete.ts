@@ -31,6 +31,8 @@ const PARAMETER_DOCS: Record<string, string> = {
   keyId: 'The integration key’s id.',
   appId: 'The logistics partner app’s id.',
   deliveryId: 'The webhook delivery’s id.',
+  weighingId:
+    'The id of the weighing waiting for a decision, as the weighing’s answer and the order’s `weighing` give it.',
   id: 'The operator’s id.',
   tokenId: 'The personal token’s id.',
   limit: 'How many records at most in one page.',
