@@ -273,21 +273,23 @@ export const availabilityPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async 
       day: 'numeric',
       month: 'short',
     });
+    // table.cards: a phone shows one card per slot time, each day's cell labelled with its day.
+    const label = (d: string) => dayName.format(new Date(`${d}T00:00:00Z`));
     const grid = slots.length
-      ? html`<div class="table-wrap"><table class="slots">
+      ? html`<table class="cards slots">
   <caption class="visually-hidden">${t.slotsCaption}</caption>
-  <thead><tr><th scope="col">${t.time}</th>${days.map((d) => html`<th scope="col"><span data-day="${d}">${dayName.format(new Date(`${d}T00:00:00Z`))}</span></th>`)}</tr></thead>
+  <thead><tr><th scope="col">${t.time}</th>${days.map((d) => html`<th scope="col"><span data-day="${d}">${label(d)}</span></th>`)}</tr></thead>
   <tbody>${times.map(
     (at) =>
       html`<tr><th scope="row">${at}</th>${days.map((d) => {
         const s = cells.get(`${d} ${at}`);
-        if (!s) return html`<td class="muted small">${t.noSlot}</td>`;
+        if (!s) return html`<td data-label="${label(d)}" class="muted small">${t.noSlot}</td>`;
         const places = `${number(s.left, ctx.lang)} / ${number(s.capacity, ctx.lang)}`;
         return s.left === 0
-          ? html`<td class="num" data-slot="${s.start}">${places} ${badge(t.full, 'bad')}</td>`
-          : html`<td class="num" data-slot="${s.start}">${places}</td>`;
+          ? html`<td data-label="${label(d)}" class="num" data-slot="${s.start}">${places} ${badge(t.full, 'bad')}</td>`
+          : html`<td data-label="${label(d)}" class="num" data-slot="${s.start}">${places}</td>`;
       })}</tr>`,
-  )}</tbody></table></div>`
+  )}</tbody></table>`
       : html`<p class="muted">${t.noSlots}</p>`;
     const body = html`<p><a href="${path`/console/merchants/${m.id}`}">${t.back(m.name)}</a></p>
 <section aria-labelledby="slots-h" class="panel">

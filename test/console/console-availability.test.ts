@@ -167,11 +167,11 @@ describe("a merchant's slots as a calendar (D44)", () => {
     const rows = [...res.body.matchAll(/<tr><th scope="row">(\d\d:\d\d)<\/th>/g)].map((m) => m[1]);
     expect(rows).toEqual(['08:00', '09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00', '17:00']);
     expect(res.body).toContain(
-      'data-slot="2026-12-21T14:00:00.000Z">0 / 1 <span class="badge badge-bad">Full</span></td>',
+      'class="num" data-slot="2026-12-21T14:00:00.000Z">0 / 1 <span class="badge badge-bad">Full</span></td>',
     );
-    expect(res.body).toContain('data-slot="2026-12-21T15:00:00.000Z">1 / 1</td>');
+    expect(res.body).toContain('class="num" data-slot="2026-12-21T15:00:00.000Z">1 / 1</td>');
     // Sunday's slots before 09:00 are past: no slot in those cells.
-    expect(res.body).toContain('<td class="muted small">No slot</td>');
+    expect(res.body).toContain('<td data-label="Sun, Dec 20" class="muted small">No slot</td>');
 
     const bad = await s.get(`/console/merchants/${me.merchantId}/slots?days=0`);
     expect(bad.statusCode).toBe(400);
