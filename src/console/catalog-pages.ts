@@ -5,6 +5,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { Type } from 'typebox';
 import { isUuid } from '../lib/ids.js';
 import { HandMadeCategoryBody, HandMadeProductBody } from '../modules/admin-api/index.js';
+import { availabilityCell, availabilityNotice } from './availability-pages.js';
 import { productHref } from './butchery-pages.js';
 import { lastDays, stackedBars } from './charts.js';
 import { allow } from './console-access.js';
@@ -87,7 +88,7 @@ export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
       throw invalidInput((x) => x.errors.notAChoice(x.fields.categoryId, categoryId));
     // Server-side pages: a 50,000-product catalog is never read, let alone rendered, whole.
     const zone = ctx.timeZone ?? 'UTC';
-    const [categories, total, products, syncs, syncDays] = await Promise.all([
+    const [categories, total, products, syncs, syncDays, availability] = await Promise.all([
       catalog.categoryCounts(m.id),
       catalog.productCount(m.id),
       catalog.browseProducts(m.id, {
@@ -99,6 +100,7 @@ export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
       }),
       catalog.listSyncs(m.id, { limit: SYNCS_SHOWN }).then((p) => p.items),
       catalog.syncsByDay(m.id, new Date(Date.now() - CHART_DAYS * 86_400_000), zone),
+      catalog.availability.listForMerchant(m.id),
     ]);
     const days = lastDays(CHART_DAYS, zone);
     const perDay = new Map(syncDays.map((d) => [d.day, d]));
@@ -133,12 +135,13 @@ export const catalogPages: FastifyPluginAsync<{ kit: ConsoleKit }> = async (app,
       ? html`<table class="cards products">
   <caption class="visually-hidden">${c.productsByName}</caption>
   <thead><tr><th scope="col">${c.product}</th><th scope="col" class="num">${c.price}</th><th scope="col">${c.unit}</th>
-    <th scope="col">${t.common.status}</th><th scope="col">${c.origin}</th><th scope="col">${c.code}</th></tr></thead>
+    <th scope="col">${t.common.status}</th><th scope="col">${t.availability.column}</th><th scope="col">${c.origin}</th><th scope="col">${c.code}</th></tr></thead>
   <tbody>${products.items.map(
     (
       p,
     ) => html`<tr><th scope="row" data-label="${c.product}"><a href="${productHref(m.id, p.id)}">${p.name}</a>${p.description ? html`<br><span class="muted small">${p.description}</span>` : ''}</th>
     <td data-label="${c.price}" class="num">${money(p.price, ctx.lang)}</td><td data-label="${c.unit}">${p.unit}</td><td data-label="${t.common.status}">${statusBadge(t, p.status)}</td>
+    <td data-label="${t.availability.column}">${availabilityCell(ctx, m.id, p, availability.get(p.id))}</td>
     <td data-label="${c.origin}">${origin(t, p.pdv_external_id)}</td><td data-label="${c.code}"><code class="wrap">${p.external_code}</code></td></tr>`,
   )}</tbody></table>`
       : html`<p class="muted">${total ? c.noneMatch : c.empty}</p>`;
@@ -188,7 +191,10 @@ ${
   ${syncs.length ? html`<ol class="plain">${syncs.map((sync) => syncEntry(t, sync))}</ol>` : html`<p>${c.noSync}</p>`}
   ${syncs.length === SYNCS_SHOWN ? html`<p class="muted">${c.newest(SYNCS_SHOWN)}</p>` : ''}
 </section>`;
-    const done = q.done === 'product' || q.done === 'category' || q.done === 'pull' ? c.done[q.done](q.what ?? '') : '';
+    const done =
+      q.done === 'product' || q.done === 'category' || q.done === 'pull'
+        ? c.done[q.done](q.what ?? '')
+        : availabilityNotice(t, q);
     return kit.send(reply, page(ctx, { title: c.title(m.name), active: 'merchants', notice: done }, body));
   });
 

@@ -23,6 +23,7 @@ import { toErrorResponse } from '../plugins/error-handler.js';
 import type { Services } from '../services.js';
 import { accountPages } from './account-pages.js';
 import { auditPages } from './audit-pages.js';
+import { availabilityPages } from './availability-pages.js';
 import { butcheryPages } from './butchery-pages.js';
 import { catalogPages } from './catalog-pages.js';
 import { confirmStep } from './confirm-step.js';
@@ -346,6 +347,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleDeps> = async (app, { serv
   await app.register(keyPages, { kit });
   await app.register(catalogPages, { kit });
   await app.register(butcheryPages, { kit });
+  await app.register(availabilityPages, { kit });
   await app.register(ordersPages, { kit });
   await app.register(webhooksPages, { kit });
   await app.register(noticesPages, { kit });

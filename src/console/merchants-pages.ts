@@ -14,6 +14,7 @@ import {
 } from '../modules/admin-api/index.js';
 import { INTEGRATION_PROFILES, type IntegrationProfile } from '../modules/auth/index.js';
 import type { MerchantRow } from '../modules/merchants/index.js';
+import { availabilityNotice, storePausePanel } from './availability-pages.js';
 import { lastDays, lines, stackedBars } from './charts.js';
 import { allow } from './console-access.js';
 import { notFoundPage } from './console-errors.js';
@@ -190,10 +191,15 @@ ${registered && health ? endpointAdvice(t, health) : ''}
 </section>
 ${keysSection(ctx, m, keys, admin)}
 ${scaleLabelsPanel(ctx, m)}
+${storePausePanel(kit, ctx, m)}
 ${await noticesSection(ctx, m)}
 ${await extraMerchantSections(kit, ctx, m, health)}
 ${await homologationSection(kit, request, m.id, keys)}`;
-    return page(ctx, { title: m.name, active: 'merchants', notice: done ? mt.done[done] : '' }, body);
+    return page(
+      ctx,
+      { title: m.name, active: 'merchants', notice: done ? mt.done[done] : availabilityNotice(t, q) },
+      body,
+    );
   }
 
   /** The merchant's keys: a table on a desk, one card per key on a phone (table.cards). */

@@ -162,3 +162,51 @@ describe('following a catalog: the product list and the catalog feed items', () 
     expect(await catalogItems(me.merchantId)).toHaveLength(7);
   });
 });
+
+describe('the product list shows availability and stock (D43)', () => {
+  it('shows each product available or paused with its reason and until, and its counted stock', async () => {
+    const me = await createMerchant(t.app);
+    expect((await sync(t, me, merchantBody(sampleCatalog()))).status).toBe('SUCCESS');
+    const record = await merchantRecord(t, me);
+    const picanha = productByPdv(record, 'P1')?.id as string;
+    const alcatra = productByPdv(record, 'P2')?.id as string;
+    const base = `/admin/v1/merchants/${me.merchantId}`;
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const set = await t.app.inject({
+      method: 'POST',
+      url: `${base}/availability`,
+      headers: adminHeaders,
+      payload: {
+        items: [
+          { productId: picanha, available: false, reason: 'QUALITY', until },
+          { productId: alcatra, available: true, stock: { quantity: 12.5 } },
+        ],
+      },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const res = await t.app.inject({ url: `${base}/products`, headers: adminHeaders });
+    expect(res.statusCode, res.body).toBe(200);
+    const byId = new Map((res.json() as (Listed & { availability: unknown })[]).map((p) => [p.id, p.availability]));
+    expect(byId.get(picanha)).toEqual({
+      productId: picanha,
+      pdvId: 'P1',
+      available: false,
+      reason: 'QUALITY',
+      until,
+      stock: null,
+    });
+    expect(byId.get(alcatra)).toEqual({
+      productId: alcatra,
+      pdvId: 'P2',
+      available: true,
+      reason: null,
+      until: null,
+      stock: { quantity: 12.5 },
+    });
+    const untouched = [...byId.entries()].filter(([id]) => id !== picanha && id !== alcatra);
+    expect(untouched.length).toBeGreaterThan(0);
+    for (const [id, a] of untouched) {
+      expect(a).toMatchObject({ productId: id, reason: null, until: null, stock: null });
+    }
+  });
+});

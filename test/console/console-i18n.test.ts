@@ -214,6 +214,24 @@ describe('every page in Portuguese', () => {
     });
     expect(cut.statusCode).toBe(201);
     data.push('Maminha', 'Bife', 'Alho');
+    // Paused with counted stock (D43), for the catalog page's availability column.
+    const paused = await t.app.inject({
+      method: 'POST',
+      url: `/admin/v1/merchants/${merchant.merchantId}/availability`,
+      headers: adminHeaders,
+      payload: {
+        items: [
+          {
+            productId,
+            available: false,
+            reason: 'QUALITY',
+            until: new Date(Date.now() + 3_600_000).toISOString(),
+            stock: { quantity: 4.5 },
+          },
+        ],
+      },
+    });
+    expect(paused.statusCode, paused.body).toBe(200);
 
     // A concluded order, counted in the merchant's statement (D45), for the statements' pages.
     const concluded = await createSimpleOrder(t.app, merchant.merchantId, 'TAKEOUT');
@@ -239,6 +257,9 @@ describe('every page in Portuguese', () => {
       [`/console/merchants/${merchant.merchantId}/keys/${merchant.keyId}?failed=1`, 'GET'],
       [`/console/merchants/${merchant.merchantId}/catalog`, 'GET'],
       [`/console/merchants/${merchant.merchantId}/products/${productId}`, 'GET'],
+      [`/console/merchants/${merchant.merchantId}/slots`, 'GET'],
+      [`/console/merchants/${merchant.merchantId}/slots?days=99`, 'GET'],
+      [`/console/merchants/${merchant.merchantId}/products/${productId}/stock`, 'POST', { quantity: 'x' }],
       ['/console/orders', 'GET'],
       [`/console/orders/${order.id}`, 'GET'],
       [`/console/orders/${order.id}/timeline`, 'GET'],

@@ -189,6 +189,7 @@ const PAGES: Array<[string, () => string]> = [
   ['merchants', () => '/console/merchants'],
   ['merchant', () => `/console/merchants/${ids.merchant}`],
   ['catalog', () => `/console/merchants/${ids.merchant}/catalog`],
+  ['slots', () => `/console/merchants/${ids.merchant}/slots`],
   ['orders', () => '/console/orders'],
   ['order', () => `/console/orders/${ids.order}`],
   ['webhooks', () => '/console/webhooks'],
