@@ -88,7 +88,7 @@ describe('managing the profile of a key (D27)', () => {
         payload: {},
       }),
       400,
-      'profile is required',
+      'body must name profile or extraEventTypes',
     );
     expectError(
       await t.app.inject({

@@ -221,6 +221,13 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
       return updated;
     },
 
+    /**
+     * PATCH …/integrationKeys/{keyId}: the opt-in event types the key receives from now on (D42).
+     * Read by the fan-out and by polling, so every process applies it at once.
+     */
+    setIntegrationKeyExtraEventTypes: (merchantId: string, keyId: string, types: string[]) =>
+      repo.updateKeyExtraEventTypes(db, merchantId, keyId, [...new Set(types)].sort()),
+
     /** Deleting a key stops its tokens on every instance (D15). */
     async deleteIntegrationKey(merchantId: string, keyId: string): Promise<boolean> {
       const now = clock.now();
