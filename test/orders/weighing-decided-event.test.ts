@@ -149,9 +149,14 @@ describe('WEIGHING_DECIDED (D42)', () => {
   it('the platform decides: the keys that opted in poll it in their dialect; the others never do', async () => {
     const s = await shop();
     const { orderId, weighingId } = await waitingWeighing(s);
-    const decided = await call('POST', `/admin/v1/orders/${orderId}/weighings/${weighingId}/decision`, platform.headers, {
-      decision: 'ACCEPT',
-    });
+    const decided = await call(
+      'POST',
+      `/admin/v1/orders/${orderId}/weighings/${weighingId}/decision`,
+      platform.headers,
+      {
+        decision: 'ACCEPT',
+      },
+    );
     expect(decided.status, JSON.stringify(decided.body)).toBe(200);
 
     const cleaver = await decidedOf(s.asked.token);
@@ -189,8 +194,7 @@ describe('WEIGHING_DECIDED (D42)', () => {
     expect((await polled(s.asked.token, '?eventType=WEIGHING_DECIDED')).map((e) => e.metadata)).toEqual([
       { weighingId, decision: 'REJECT', by: 'platform' },
     ]);
-    const title =
-      'eventType WEIGHING_DECIDED is sent only to keys that opted in (integration setting extraEventTypes)';
+    const title = 'eventType WEIGHING_DECIDED is sent only to keys that opted in (integration setting extraEventTypes)';
     expect(await call('GET', '/v1/events:polling?eventType=CREATED,WEIGHING_DECIDED', bearer(s.other.token))).toEqual({
       status: 400,
       body: { title, status: 400 },

@@ -221,10 +221,7 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
       return updated;
     },
 
-    /**
-     * PATCH …/integrationKeys/{keyId}: the opt-in event types the key receives from now on (D42).
-     * Read by the fan-out and by polling, so every process applies it at once.
-     */
+    /** PATCH …/integrationKeys/{keyId}: the opt-in types it gets (D42), read at fan-out and poll. */
     setIntegrationKeyExtraEventTypes: (merchantId: string, keyId: string, types: string[]) =>
       repo.updateKeyExtraEventTypes(db, merchantId, keyId, [...new Set(types)].sort()),
 
