@@ -147,6 +147,8 @@ describe('homologation run', () => {
       'catalog-no-resend-loop': 'pass',
       // D38: the reference POS puts KG lines on the scale before an order leaves the kitchen.
       'kg-weighed': 'pass',
+      // D41 (optional): the reference POS types the kilograms; it has no label to scan.
+      'label-weighing': 'not_observed',
     });
     expect(goodReport.criteria.find((c) => c.id === 'kg-weighed')?.required).toBe(false);
     expect(goodReport.criteria.find((c) => c.id === 'signatures-checked')?.required).toBe(false);
@@ -170,6 +172,7 @@ describe('homologation run', () => {
       'catalog-no-resend-loop': 'not_observed',
       // It dispatches orders of KG lines without weighing them (optional: the run still grades it).
       'kg-weighed': 'fail',
+      'label-weighing': 'not_observed',
     });
     expect(sloppyReport.status).toBe('FAILED');
     const sloppyEvidence = evidenceOf(sloppyReport);

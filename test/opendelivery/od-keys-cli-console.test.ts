@@ -38,6 +38,7 @@ describe('the profile from the CLI', { timeout: 90_000 }, () => {
       keyId: key?.keyId,
       name: 'pdv-od',
       profile: 'cleaver',
+      extraEventTypes: [],
       createdAt: expect.any(String),
       lastUsedAt: null,
       presence: expect.objectContaining({ state: 'never' }),

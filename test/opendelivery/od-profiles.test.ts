@@ -38,6 +38,7 @@ describe('managing the profile of a key (D27)', () => {
         keyId: plain.keyId,
         name: 'caixa',
         profile: 'cleaver',
+        extraEventTypes: [],
         createdAt: expect.any(String),
         lastUsedAt: null,
         presence: NEVER_SEEN,
@@ -46,6 +47,7 @@ describe('managing the profile of a key (D27)', () => {
         keyId: od.keyId,
         name: 'pdv-od',
         profile: 'opendelivery',
+        extraEventTypes: [],
         createdAt: expect.any(String),
         lastUsedAt: null,
         presence: NEVER_SEEN,
@@ -58,6 +60,7 @@ describe('managing the profile of a key (D27)', () => {
       keyId: plain.keyId,
       name: 'caixa',
       profile: 'opendelivery',
+      extraEventTypes: [],
       createdAt: expect.any(String),
       lastUsedAt: null,
       presence: NEVER_SEEN,
@@ -88,7 +91,7 @@ describe('managing the profile of a key (D27)', () => {
         payload: {},
       }),
       400,
-      'profile is required',
+      'body must name profile or extraEventTypes',
     );
     expectError(
       await t.app.inject({

@@ -63,7 +63,7 @@ describe('the polling filter as clients write it (D33)', () => {
     }
     // An unknown type in any form: 400 naming eventType, in each profile's error dialect.
     const known =
-      'CREATED, CONFIRMED, PREPARING, READY_FOR_PICKUP, DISPATCHED, PICKUP_AREA_ASSIGNED, PICKED_UP, DELIVERED, CONCLUDED, CANCELLATION_REQUESTED, CANCELLATION_REQUEST_DENIED, CANCELLED, ORDER_CANCELLATION_REQUEST, CANCELLED_DENIED';
+      'CREATED, CONFIRMED, PREPARING, READY_FOR_PICKUP, DISPATCHED, PICKUP_AREA_ASSIGNED, PICKED_UP, DELIVERED, CONCLUDED, CANCELLATION_REQUESTED, CANCELLATION_REQUEST_DENIED, CANCELLED, ORDER_CANCELLATION_REQUEST, CANCELLED_DENIED, WEIGHING_DECIDED';
     for (const query of ['?eventType=CREATED,NOPE', '?eventType=CREATED&eventType=NOPE', '?eventType=CREATED,']) {
       expectError(await cleaver.get(`/v1/events:polling${query}`), 400, `eventType must be one of ${known} (query)`);
       expectOdError(

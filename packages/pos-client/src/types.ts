@@ -186,6 +186,8 @@ export const ORDER_EVENT_TYPES = [
   'CANCELLED',
   'ORDER_CANCELLATION_REQUEST',
   'CANCELLED_DENIED',
+  // D42: only for a key that opted in (the integration setting extraEventTypes).
+  'WEIGHING_DECIDED',
 ] as const;
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
 

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type Static, Type } from 'typebox';
 import { sendCreatedSecret } from '../../lib/answers.js';
-import { notFound } from '../../lib/errors.js';
+import { badRequest, notFound } from '../../lib/errors.js';
 import { toNumber } from '../../lib/money.js';
 import { PAGED_LIST, sendTimePage } from '../../lib/pagination.js';
 import { declareRoute, READ_WITH_PLATFORM } from '../../lib/route-declaration.js';
 import { errorResponses, NoContent, Uuid, withFieldDescriptions } from '../../lib/schemas.js';
 import type { AuthService, IntegrationKeyRow } from '../auth/index.js';
 import type { SyncView } from '../catalog/index.js';
+import type { OptInEventType } from '../events/index.js';
 import { type MerchantRow, type MerchantsService, schedulingOf, webhookTargetOf } from '../merchants/index.js';
 import { parseSettlementSettings, type StatementsService } from '../statements/index.js';
 import { type KeyPresence, KeyUsage, type UsageService } from '../usage/index.js';
@@ -41,6 +42,7 @@ const toKeySummary = (k: IntegrationKeyRow) => ({
   keyId: k.id,
   name: k.name,
   profile: k.profile,
+  extraEventTypes: k.extra_event_types as OptInEventType[],
   createdAt: k.created_at.toISOString(),
   lastUsedAt: iso(k.last_used_at),
 });
@@ -282,10 +284,11 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
       method: 'PATCH',
       url: '/merchants/:merchantId/integrationKeys/:keyId',
       access: { role: 'admin', auditAction: 'integrationKey.update' },
-      summary: "Change a key's profile (D27); its next request speaks the new one",
+      summary: "Change a key's profile (D27) or its opt-in event types (D42)",
       description:
-        'Takes effect at once on this process and within a second on every other. Events the key polled ' +
-        'before keep the eventId it was shown: acknowledgment accepts either form (D28).',
+        'profile: takes effect at once on this process and within a second on every other. Events the key polled ' +
+        'before keep the eventId it was shown: acknowledgment accepts either form (D28). extraEventTypes: the ' +
+        'opt-in event types the key receives from now on (`WEIGHING_DECIDED`, D42); no other key ever receives them.',
       schema: {
         tags: ['operator'],
         params: Type.Object({ merchantId: Uuid(), keyId: Uuid() }),
@@ -297,11 +300,16 @@ export const adminMerchantsRoutes: FastifyPluginAsyncTypebox<OperatorMerchantsDe
       },
       handler: async (request) => {
         await merchants.requireMerchant(request.params.merchantId);
-        const key = await auth.setIntegrationKeyProfile(
-          request.params.merchantId,
-          request.params.keyId,
-          request.body.profile,
-        );
+        const { merchantId, keyId } = request.params;
+        const { profile, extraEventTypes } = request.body;
+        if (profile === undefined && extraEventTypes === undefined) {
+          throw badRequest('body must name profile or extraEventTypes');
+        }
+        // D42 beside D27: the opt-in types first, so the answer shows both changes.
+        let key = extraEventTypes
+          ? await auth.setIntegrationKeyExtraEventTypes(merchantId, keyId, extraEventTypes)
+          : undefined;
+        if (profile !== undefined) key = await auth.setIntegrationKeyProfile(merchantId, keyId, profile);
         if (!key) throw notFound('Integration key not found');
         const presence = await deps.usage.presenceOf([key.id]);
         return { ...toKeySummary(key), presence: presence.get(key.id) as Static<typeof KeyPresence> };

@@ -2,6 +2,7 @@ import { type TSchema, Type } from 'typebox';
 import { DateTime, described, errorResponses, Status, Uuid } from '../../lib/schemas.js';
 import { IntegrationProfileSchema } from '../auth/index.js';
 import { SyncView } from '../catalog/index.js';
+import { OPT_IN_EVENT_TYPES } from '../events/index.js';
 import { KeyPresence } from '../usage/index.js';
 import { SchedulingInput, SchedulingView } from './admin-scheduling-schemas.js';
 
@@ -42,10 +43,17 @@ export const MerchantSummary = Type.Object({
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
 });
 
+/** D42: the integration setting `extraEventTypes`: opt-in event types, none by default. */
+const ExtraEventTypes = Type.Array(Type.Enum(OPT_IN_EVENT_TYPES), {
+  description: 'The opt-in event types the key receives (D42); none by default.',
+  uniqueItems: true,
+});
+
 export const IntegrationKeySummary = Type.Object({
   keyId: Uuid({ description: 'The integration key.' }),
   name: Type.String({ description: 'A label for the key (e.g. which POS terminal uses it).' }),
   profile: IntegrationProfileSchema,
+  extraEventTypes: ExtraEventTypes,
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
   lastUsedAt: Type.Union([DateTime(), Type.Null()], { description: 'Last use, or null.' }),
   /** The POS behind this key: last seen doing what, and online / late / offline. */
@@ -80,7 +88,10 @@ export const CreateIntegrationKeyBody = Type.Object({
 });
 
 /** PATCH …/integrationKeys/{keyId} (D27). */
-export const UpdateIntegrationKeyBody = Type.Object({ profile: IntegrationProfileSchema });
+export const UpdateIntegrationKeyBody = Type.Object({
+  profile: Type.Optional(IntegrationProfileSchema),
+  extraEventTypes: Type.Optional(ExtraEventTypes),
+});
 
 export const MerchantDetail = Type.Object({
   id: Uuid({ description: 'The record’s unique id.' }),

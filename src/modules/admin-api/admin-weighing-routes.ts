@@ -18,13 +18,18 @@ export const adminWeighingRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersServ
         'decision until its deadline (the order’s `weighing`). ACCEPT applies it as a weighing does (line prices, ' +
         'totals, a PENDING payment, weighingAdjustment); REJECT leaves the order as it was, and the butcher weighs ' +
         'again; REMOVE_LINES takes the named lines (default: those out of tolerance) out of the order and applies ' +
-        'the rest. The order shows the decision in `weighing`, and the feed has `order WEIGHING_DECIDED`. On an ' +
+        'the rest. The order shows the decision in `weighing`, and the feed has `order WEIGHING_DECIDED` (so do the keys that opted in, as an event). On an ' +
         'order that has moved on (no longer CONFIRMED) the decision is recorded and changes nothing else. Answers ' +
         '200 with the order. Errors: 400 naming `lines`; 404 for an unknown order or weighing; 409 when the ' +
         'weighing was already decided (by the platform or by the deadline).',
       schema: {
         tags: ['operator'],
-        params: Type.Object({ orderId: Uuid(), weighingId: Uuid() }),
+        params: Type.Object({
+          orderId: Uuid(),
+          weighingId: Uuid({
+            description: 'The weighing waiting for the decision (the order’s `weighing.weighingId`).',
+          }),
+        }),
         body: WeighingDecisionBody,
         response: { 200: OperatorOrder, ...errorResponses(400, 401, 404, 409) },
       },

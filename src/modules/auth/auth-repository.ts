@@ -10,9 +10,12 @@ export interface IntegrationKeyRow {
   created_at: Date;
   last_used_at: Date | null;
   profile: IntegrationProfile;
+  /** D42: the opt-in event types the key asked for (the integration setting `extraEventTypes`). */
+  extra_event_types: string[];
 }
 
-const KEY_COLUMNS = 'id, merchant_id, name, secret_hash, secret_enc, created_at, last_used_at, profile';
+const KEY_COLUMNS =
+  'id, merchant_id, name, secret_hash, secret_enc, created_at, last_used_at, profile, extra_event_types';
 
 export async function insertIntegrationKey(
   db: Queryable,
@@ -49,6 +52,22 @@ export async function listActiveKeys(db: Queryable, merchantId: string): Promise
   return rows;
 }
 
+/** D42: a live key of this merchant asks for these opt-in event types (and no others). */
+export async function updateKeyExtraEventTypes(
+  db: Queryable,
+  merchantId: string,
+  keyId: string,
+  types: string[],
+): Promise<IntegrationKeyRow | undefined> {
+  const { rows } = await db.query<IntegrationKeyRow>(
+    `UPDATE integration_keys SET extra_event_types = $3::text[]
+      WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL
+     RETURNING ${KEY_COLUMNS}`,
+    [keyId, merchantId, types],
+  );
+  return rows[0];
+}
+
 /** D27: a live key of this merchant takes another profile; undefined when there is no such key. */
 export async function updateKeyProfile(
   db: Queryable,
@@ -62,7 +81,7 @@ export async function updateKeyProfile(
               WHERE id = $1 AND merchant_id = $2 AND deleted_at IS NULL FOR UPDATE) old
       WHERE k.id = old.id
      RETURNING k.id, k.merchant_id, k.name, k.secret_hash, k.secret_enc, k.created_at, k.last_used_at, k.profile,
-               old.previous`,
+               k.extra_event_types, old.previous`,
     [keyId, merchantId, profile],
   );
   const row = rows[0];

@@ -221,6 +221,10 @@ export function createAuthService(deps: { db: Db; config: Pick<Config, 'secretKe
       return updated;
     },
 
+    /** PATCH …/integrationKeys/{keyId}: the opt-in types it gets (D42), read at fan-out and poll. */
+    setIntegrationKeyExtraEventTypes: (merchantId: string, keyId: string, types: string[]) =>
+      repo.updateKeyExtraEventTypes(db, merchantId, keyId, [...new Set(types)].sort()),
+
     /** Deleting a key stops its tokens on every instance (D15). */
     async deleteIntegrationKey(merchantId: string, keyId: string): Promise<boolean> {
       const now = clock.now();

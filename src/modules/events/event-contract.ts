@@ -10,6 +10,16 @@ import { OD_EVENT_TYPES } from '../opendelivery/index.js';
 // DISPATCHED, the lifecycle's order, as every published enum always has. D29: PREPARING and
 // PICKED_UP are Open Delivery's optional progress events, raised by POST …/preparing and …/pickedUp.
 const [created, confirmed, , preparing, dispatched, readyForPickup, ...afterReady] = OD_EVENT_TYPES;
+
+/**
+ * D42: types a key receives only when it opted in (the integration setting `extraEventTypes`):
+ * POS software maps types it does not know badly (D39), so no other key ever gets them.
+ */
+export const OPT_IN_EVENT_TYPES = ['WEIGHING_DECIDED'] as const;
+export type OptInEventType = (typeof OPT_IN_EVENT_TYPES)[number];
+const OPT_IN_SET = new Set<string>(OPT_IN_EVENT_TYPES);
+export const isOptInEventType = (type: string): type is OptInEventType => OPT_IN_SET.has(type);
+
 export const ORDER_EVENT_TYPES = [
   created,
   confirmed,
@@ -17,6 +27,7 @@ export const ORDER_EVENT_TYPES = [
   readyForPickup,
   dispatched,
   ...afterReady,
+  ...OPT_IN_EVENT_TYPES,
 ] as const satisfies readonly ['CREATED', 'CONFIRMED', 'PREPARING', 'READY_FOR_PICKUP', 'DISPATCHED', ...string[]];
 
 export type OrderEventType = (typeof ORDER_EVENT_TYPES)[number];
@@ -60,6 +71,8 @@ export interface RecordedEvent {
    * orderExternalCode and preparationTime, a cancellation request's items); never sent to a POS.
    */
   detail?: Record<string, unknown>;
+  /** D42: an opt-in type, for the keys that asked for it only (the webhook of such a key only). */
+  optIn?: boolean;
 }
 
 export type EventListener = (tx: Queryable, event: RecordedEvent) => Promise<void>;

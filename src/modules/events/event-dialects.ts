@@ -45,6 +45,8 @@ function openDeliveryMetadata(
   if (eventType === 'PICKUP_AREA_ASSIGNED' && typeof metadata?.pickupArea === 'string') {
     return { pickupArea: metadata.pickupArea };
   }
+  // D42: an opt-in type, not Open Delivery's: the key that asked for it reads the same fields.
+  if (eventType === 'WEIGHING_DECIDED' && metadata) return { ...metadata };
   return undefined;
 }
 

@@ -63,20 +63,22 @@ export const PENDING_CHANNEL = 'cleaver_event_receipts';
  * A re-opened event is pending again for every key, including keys that acknowledged it (D1),
  * and its receipts now stand for the new occurrence (D28). Each key is notified (PENDING_CHANNEL);
  * PostgreSQL sends one notification per key and transaction, however many events it records.
+ * An opt-in type (D42) goes only to the keys whose extra_event_types name it.
  */
 export async function fanOutReceipts(
   db: Queryable,
-  e: { merchantId: string; orderId: string; eventType: string; seq: number; occurrenceId: string },
+  e: { merchantId: string; orderId: string; eventType: string; seq: number; occurrenceId: string; optIn?: boolean },
 ): Promise<void> {
   await db.query(
     `WITH fanned AS (
        INSERT INTO event_receipts (key_id, order_id, event_type, seq, occurrence_id, acknowledged_at)
-       SELECT k.id, $2, $3, $4, $5, NULL FROM integration_keys k WHERE k.merchant_id = $1 AND k.deleted_at IS NULL
+       SELECT k.id, $2, $3, $4, $5, NULL FROM integration_keys k
+        WHERE k.merchant_id = $1 AND k.deleted_at IS NULL AND (NOT $6::boolean OR $3 = ANY(k.extra_event_types))
        ON CONFLICT (key_id, order_id, event_type) DO UPDATE
          SET seq = EXCLUDED.seq, occurrence_id = EXCLUDED.occurrence_id, acknowledged_at = NULL
        RETURNING key_id)
      SELECT pg_notify('${PENDING_CHANNEL}', key_id::text) FROM fanned`,
-    [e.merchantId, e.orderId, e.eventType, e.seq, e.occurrenceId],
+    [e.merchantId, e.orderId, e.eventType, e.seq, e.occurrenceId, e.optIn === true],
   );
 }
 
@@ -107,6 +109,23 @@ export async function insertLogEntry(
 }
 
 const POLL_COLUMNS = 'e.order_id, e.event_type, e.occurrence_id, e.metadata, e.created_at, e.traceparent';
+
+/** D42: the opt-in event types a key asked for (empty for a deleted or unknown key). */
+export async function extraEventTypesOfKey(db: Queryable, keyId: string): Promise<string[]> {
+  const { rows } = await db.query<{ extra_event_types: string[] }>(
+    'SELECT extra_event_types FROM integration_keys WHERE id = $1 AND deleted_at IS NULL',
+    [keyId],
+  );
+  return rows[0]?.extra_event_types ?? [];
+}
+
+/** D42: a key's pending receipts of opt-in types it no longer asks for. */
+export async function dropPendingReceiptsOfTypes(db: Queryable, keyId: string, types: string[]): Promise<void> {
+  await db.query(
+    'DELETE FROM event_receipts WHERE key_id = $1 AND acknowledged_at IS NULL AND event_type = ANY($2::text[])',
+    [keyId, types],
+  );
+}
 
 /** D3: the calling key's pending events, oldest first; reads only the partial pending index. */
 export async function pendingEventsOfKey(

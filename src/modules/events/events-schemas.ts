@@ -14,6 +14,14 @@ export const EventMetadata = Type.Object({
     Type.String({ description: 'AUTO or MANUAL: whether the cancellation was decided by a system or a person.' }),
   ),
   pickupArea: Type.Optional(Type.String({ description: 'The pickup area assigned (TAKEOUT with PICKUP_AREA).' })),
+  // D42: the opt-in WEIGHING_DECIDED's fields, for the keys that asked for it.
+  weighingId: Type.Optional(Uuid({ description: 'WEIGHING_DECIDED: the weighing that was decided.' })),
+  decision: Type.Optional(
+    Type.Enum(['ACCEPT', 'REJECT', 'REMOVE_LINES'], { description: 'WEIGHING_DECIDED: what was decided.' }),
+  ),
+  by: Type.Optional(
+    Type.Enum(['platform', 'deadline'], { description: 'WEIGHING_DECIDED: the platform, or the deadline’s default.' }),
+  ),
 });
 
 /** D2: one event as polling returns it and as its webhook carries it (D10). */
@@ -28,6 +36,6 @@ export const EventRecordSchema = Type.Object({
   createdAt: DateTime({ description: 'When it was created (UTC, ISO 8601).' }),
   sourceAppId: Uuid({ description: 'The marketplace application that raised it (also the X-App-Id header).' }),
   metadata: Type.Optional(
-    described(EventMetadata, 'Only on cancellation events and PICKUP_AREA_ASSIGNED: reason, code, mode, pickupArea.'),
+    described(EventMetadata, 'Only on cancellation events, PICKUP_AREA_ASSIGNED and the opt-in WEIGHING_DECIDED.'),
   ),
 });

@@ -13,7 +13,13 @@ import {
   mismatchWarning,
   type TypeMismatch,
 } from './acknowledgment.js';
-import type { EventListener, EventRecord, OrderEventType, RecordedEvent } from './event-contract.js';
+import {
+  type EventListener,
+  type EventRecord,
+  isOptInEventType,
+  type OrderEventType,
+  type RecordedEvent,
+} from './event-contract.js';
 import { eventIdOf, eventRecordFor } from './event-dialects.js';
 import * as repo from './events-repository.js';
 import { createPendingKeys } from './pending-keys.js';
@@ -41,6 +47,8 @@ export interface RecordEventInput {
   polled?: boolean;
   /** For the platform feed only (D36): never stored with the event nor shown to a POS. */
   detail?: Record<string, unknown>;
+  /** D42: an opt-in type, fanned out only to the keys whose `extraEventTypes` name it. */
+  optIn?: boolean;
 }
 
 export type { AcknowledgmentInput } from './acknowledgment.js';
@@ -79,6 +87,20 @@ export function createEventsService(deps: {
     );
   }
 
+  /**
+   * D42: a key that opted out after an opt-in event was fanned out to it is not shown it; its
+   * receipts of the types it no longer asks for are dropped, so they do not wait at the head of
+   * its queue. Costs a read only when an opt-in type is among the rows.
+   */
+  async function withoutUnaskedOptIns(keyId: string, rows: repo.OrderEventRow[]): Promise<repo.OrderEventRow[]> {
+    if (!rows.some((r) => isOptInEventType(r.event_type))) return rows;
+    const extra = new Set(await repo.extraEventTypesOfKey(db, keyId));
+    const unasked = [...new Set(rows.map((r) => r.event_type).filter((t) => isOptInEventType(t) && !extra.has(t)))];
+    if (unasked.length === 0) return rows;
+    await repo.dropPendingReceiptsOfTypes(db, keyId, unasked);
+    return rows.filter((r) => !unasked.includes(r.event_type));
+  }
+
   const context = { publicUrl: config.publicUrl, appId: config.appId };
   // Keys known to have nothing pending: most polls answer 204 without the database (ADR 12).
   const pendingKeys = createPendingKeys({ db });
@@ -107,7 +129,7 @@ export function createEventsService(deps: {
           metadata: input.metadata,
           at,
         });
-        await repo.fanOutReceipts(tx, { ...input, seq, occurrenceId });
+        await repo.fanOutReceipts(tx, { ...input, seq, occurrenceId, optIn: input.optIn === true });
       }
       await repo.insertLogEntry(tx, {
         occurrenceId,
@@ -130,6 +152,7 @@ export function createEventsService(deps: {
         polled,
         ...(input.metadata ? { metadata: input.metadata } : {}),
         ...(input.detail ? { detail: input.detail } : {}),
+        ...(input.optIn ? { optIn: true } : {}),
       };
       for (const listener of listeners) await listener(tx, event);
       return event;
@@ -150,6 +173,17 @@ export function createEventsService(deps: {
         }
       }
       const types = options.eventTypes?.length ? [...new Set(options.eventTypes)] : undefined;
+      // D42: asking for an opt-in type the key did not opt in to is a mistake worth naming.
+      const optInAsked = types?.filter(isOptInEventType) ?? [];
+      if (optInAsked.length > 0) {
+        const extra = new Set(await repo.extraEventTypesOfKey(db, principal.keyId));
+        const missing = optInAsked.find((t) => !extra.has(t));
+        if (missing) {
+          throw badRequest(
+            `eventType ${missing} is sent only to keys that opted in (integration setting extraEventTypes)`,
+          );
+        }
+      }
       // Nothing pending at all, so nothing of these types either (docs/adr/0012-pending-keys-cache.md).
       if (await pendingKeys.knownEmpty(principal.keyId)) return [];
       // Only a read of every type that finds nothing says the key has nothing pending.
@@ -162,6 +196,7 @@ export function createEventsService(deps: {
         throw error;
       }
       if (read) pendingKeys.endRead(read, rows.length === 0);
+      rows = await withoutUnaskedOptIns(principal.keyId, rows);
       // The poll's span links to the traces that recorded the events it hands over (tracing on).
       linkActiveSpan(rows.map((r) => r.traceparent));
       return rows.map((r) =>

@@ -33,6 +33,8 @@ export interface FeedOrderEvent {
   metadata?: Record<string, unknown> | null;
   /** What the platform acts on beyond the event's POS-facing metadata (D36: CONFIRMED's code). */
   detail?: Record<string, unknown>;
+  /** D42: a key's opt-in copy of a change the feed already has (WEIGHING_DECIDED): no second item. */
+  optIn?: boolean;
 }
 
 /** A weighing as the orders module hands it to its listeners (D38). */
@@ -162,15 +164,17 @@ export function createFeedService(deps: { db: Db; clock: Clock; maxWaitSec?: num
     recordAll,
 
     /** The events module's listener: every order event becomes an `order` item (D36). */
-    onOrderEvent: (tx: Queryable, event: FeedOrderEvent) =>
-      record(tx, {
+    onOrderEvent: async (tx: Queryable, event: FeedOrderEvent) => {
+      if (event.optIn) return;
+      await record(tx, {
         kind: 'order',
         type: event.eventType,
         merchantId: event.merchantId,
         orderId: event.orderId,
         occurredAt: event.createdAt,
         data: { ...(event.metadata ?? {}), ...(event.detail ?? {}) },
-      }),
+      });
+    },
 
     /** The orders module's weighing listener (D38): the `order WEIGHED` item. */
     onWeighed: (tx: Queryable, weighed: FeedWeighing) =>

@@ -117,3 +117,29 @@ describe('grade', () => {
     });
   });
 });
+
+describe('label-weighing (D41, optional)', () => {
+  const weighing = `/v1/orders/${ORDER}/weighing`;
+  it('passes when a weighing answered 2xx named a line by its label, with that line as evidence', () => {
+    const c = criterion('label-weighing', [
+      req(0, 'POST', weighing, { weighed: [0, 1], weighedByLabel: [1] }),
+      req(1_000, 'POST', weighing, { weighed: [2] }),
+    ]);
+    expect(c).toMatchObject({ result: 'pass', required: false });
+    expect(c.evidence).toEqual([`POST ${weighing} → 200: line(s) 1 by label`]);
+  });
+
+  it('is not observed, and not required, when every line was weighed by typing the kilograms', () => {
+    const c = criterion('label-weighing', [req(0, 'POST', weighing, { weighed: [0] })]);
+    expect(c).toMatchObject({ result: 'not_observed', required: false });
+    expect(c.evidence).toEqual(['no line was weighed by its scale label']);
+  });
+
+  it('a refused or injected weighing by label does not count', () => {
+    const c = criterion('label-weighing', [
+      req(0, 'POST', weighing, { status: 400, weighedByLabel: [0] }),
+      req(1_000, 'POST', weighing, { status: 503, injected: 503, weighedByLabel: [0] }),
+    ]);
+    expect(c.result).toBe('not_observed');
+  });
+});

@@ -5,6 +5,7 @@
 // triggered is not_observed and not required (docs/adr/homologation.md). Size: one
 // grader per criterion of the table in that ADR, read top to bottom beside it.
 import type { Timings } from './homologation-timings.js';
+import { gradeLabelWeighing, LABEL_WEIGHING_CRITERION } from './label-weighing-criterion.js';
 import type { ObservedRequest, PlacedOrder, WebhookProbe } from './observer.js';
 
 /** How long after a 401 a request with the old token may still arrive: it was already on its way. */
@@ -51,6 +52,7 @@ export const CRITERIA: ReadonlyArray<Omit<Criterion, 'result' | 'evidence' | 're
   { id: 'retry-backoff', title: 'Retries back off on 429 and 503 (Retry-After honoured)', rule: 'spec 8' },
   { id: 'catalog-no-resend-loop', title: 'A failed catalog upload is not resent in a loop', rule: 'spec 3.2' },
   { id: 'kg-weighed', title: 'KG lines weighed before ready; weights within tolerance', rule: 'D38' },
+  LABEL_WEIGHING_CRITERION,
 ];
 
 const ORDER_PATH = /^\/v1\/orders\/([0-9a-fA-F-]{36})\/([A-Za-z]+)$/;
@@ -418,6 +420,8 @@ export function grade(o: RunObservation): Criterion[] {
       required: false,
     };
   }
+
+  results['label-weighing'] = gradeLabelWeighing(real);
 
   return CRITERIA.map((c) => {
     const r = results[c.id];

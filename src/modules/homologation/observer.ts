@@ -24,6 +24,8 @@ export interface ObservedRequest {
   acks?: Array<{ orderId: string; eventType: string }>;
   /** POST /v1/orders/{id}/weighing answered 2xx: the indexes of the lines it weighed (D38). */
   weighed?: number[];
+  /** Of those, the lines weighed by their scale label (D41). */
+  weighedByLabel?: number[];
 }
 
 export interface WebhookProbe {
@@ -142,6 +144,10 @@ export function createObserver(now: () => number) {
         if (path.endsWith(WEIGHING_SUFFIX) && reply.statusCode < 300) {
           const items = (request.body as { items?: Array<{ index?: unknown }> } | undefined)?.items;
           entry.weighed = Array.isArray(items) ? items.map((i) => Number(i.index)) : [];
+          const labelled = Array.isArray(items)
+            ? items.filter((i) => typeof (i as { label?: unknown }).label === 'string')
+            : [];
+          if (labelled.length > 0) entry.weighedByLabel = labelled.map((i) => Number(i.index));
         }
         run.requests.push(entry);
       }

@@ -20,7 +20,13 @@ import { giveBackLines, orderLines, type StockKeeper, weighingMoves } from './or
 import type { OrderWeighed, WeighingListener, WeighingOutcome } from './order-weighing.js';
 import type { CancellationRequest, OrderRow, OrderState } from './orders-repository.js';
 import * as repo from './orders-repository.js';
-import { type ApprovalPlan, applyApproval, applyDecision, type DecisionPlan } from './weighing-approval-writes.js';
+import {
+  type ApprovalPlan,
+  applyApproval,
+  applyDecision,
+  type DecisionListener,
+  type DecisionPlan,
+} from './weighing-approval-writes.js';
 
 /**
  * An action the order already has, or one its state does not allow, with a title saying why (D7);
@@ -194,6 +200,17 @@ export function createOrderChanges(deps: {
     }
   }
 
+  /** D42: the opt-in WEIGHING_DECIDED event, for the keys that asked for it, in the decision's tx. */
+  const decided: DecisionListener = async (tx, d) => {
+    await events.recordEvent(tx, {
+      merchantId: d.merchantId,
+      orderId: d.orderId,
+      eventType: 'WEIGHING_DECIDED',
+      metadata: { weighingId: d.weighingId, decision: d.decision, by: d.by },
+      optIn: true,
+    });
+  };
+
   /** Writes one decided change: compare-and-set of the state, tracking, then the events. */
   async function applyPlan(tx: Queryable, order: OrderRow, plan: Plan): Promise<void> {
     if (plan.weighing) return applyWeighing(tx, order, plan.weighing);
@@ -204,7 +221,7 @@ export function createOrderChanges(deps: {
     if (plan.decision) {
       const write = (outcome: WeighingOutcome) =>
         applyWeighing(tx, order, { keyId: plan.decision?.keyId ?? null, outcome });
-      if (!(await applyDecision(tx, order, plan.decision, { feed, at: clock.now(), write }))) {
+      if (!(await applyDecision(tx, order, plan.decision, { feed, at: clock.now(), write, listeners: [decided] }))) {
         throw new VersionConflict();
       }
       return;

@@ -73,7 +73,8 @@ const WAITS_FOR_EARLIER = `EXISTS (SELECT 1 FROM webhook_deliveries e
  *
  * D28: the body stored is the one in the dialect of the key that registered the URL, read in
  * this same statement (its profile now, deleted or not); a webhook-only notification
- * (`cleaverOnly`, D8's second one) is not written at all for an opendelivery URL.
+ * (`cleaverOnly`, D8's second one) is not written at all for an opendelivery URL. An opt-in type
+ * (D42) is written only when that key (or the listening key) asked for it.
  */
 export async function insertDelivery(
   tx: Queryable,
@@ -85,12 +86,14 @@ export async function insertDelivery(
     eventType: string;
     bodies: Record<WebhookProfile, string>;
     cleaverOnly: boolean;
+    optIn?: boolean;
     at: Date;
   },
 ): Promise<boolean> {
   const { rows } = await tx.query<{ id: string }>(
     `WITH target AS (
-       SELECT m.id, COALESCE(k.profile, fk.profile, 'cleaver') AS profile
+       SELECT m.id, COALESCE(k.profile, fk.profile, 'cleaver') AS profile,
+              COALESCE(k.extra_event_types, fk.extra_event_types) AS extra
          FROM merchants m LEFT JOIN integration_keys k ON k.id = m.webhook_key_id
               LEFT JOIN webhook_forwarding f ON f.merchant_id = m.id AND f.until > $8
               LEFT JOIN integration_keys fk ON fk.id = f.key_id
@@ -107,6 +110,7 @@ export async function insertDelivery(
               $8, $8, $10
          FROM target t
         WHERE NOT ($9::boolean AND t.profile = 'opendelivery')
+          AND (NOT $11::boolean OR $5 = ANY(COALESCE(t.extra, '{}'::text[])))
        ON CONFLICT (occurrence_id) DO NOTHING
        RETURNING id)
      SELECT ins.id, pg_notify('${WEBHOOK_CHANNEL}', '') FROM ins`,
@@ -123,6 +127,7 @@ export async function insertDelivery(
       // The trace of the change that recorded the event (null while tracing is off): the
       // delivery continues it.
       currentTraceparent(),
+      delivery.optIn === true,
     ],
   );
   return rows.length > 0;

@@ -132,6 +132,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
           opendelivery: event.openDeliveryRecord ? JSON.stringify(event.openDeliveryRecord) : cleaver,
         },
         cleaverOnly: !event.polled,
+        optIn: event.optIn === true,
         at: clock.now(),
       });
     },

@@ -67,6 +67,11 @@ export const EVENT_DOCS: Record<string, EventDoc> = {
     todo: 'Nothing: the order stays active.',
     metadata: { reason: 'Já saiu para entrega', code: 'DELIVERY_PROBLEM' },
   },
+  WEIGHING_DECIDED: {
+    when: 'Opt-in only (the key’s extraEventTypes, D42): a weighing out of tolerance that waited for the customer was decided, by the platform or at its deadline.',
+    todo: 'Read the order (GET /v1/orders/{orderId}): after ACCEPT or REMOVE_LINES its totals changed; after REJECT weigh again.',
+    metadata: { weighingId: '3d1c5e7a-2b4f-4c6d-8e9a-1b3c5d7e9f20', decision: 'ACCEPT', by: 'platform' },
+  },
 };
 
 /** An example record of the type, as polling returns it and its webhook carries it. */

@@ -62,13 +62,20 @@ const RECORD_SCHEMA: Json = {
     sourceAppId: { type: 'string', format: 'uuid', description: 'The marketplace application that raised it.' },
     metadata: {
       type: 'object',
-      description: 'Only on cancellation events and PICKUP_AREA_ASSIGNED.',
+      description: 'Only on cancellation events, PICKUP_AREA_ASSIGNED and the opt-in WEIGHING_DECIDED.',
       properties: {
         clientId: { type: 'string', description: 'The integration key that caused the event.' },
         reason: { type: 'string', description: 'Why, in words.' },
         code: { type: 'string', description: 'Why, as a code (e.g. UNAVAILABLE_ITEM, DELIVERY_PROBLEM).' },
         mode: { type: 'string', description: 'AUTO or MANUAL.' },
         pickupArea: { type: 'string', description: 'The pickup area assigned.' },
+        weighingId: { type: 'string', format: 'uuid', description: 'WEIGHING_DECIDED: the weighing decided.' },
+        decision: {
+          type: 'string',
+          enum: ['ACCEPT', 'REJECT', 'REMOVE_LINES'],
+          description: 'WEIGHING_DECIDED: what was decided.',
+        },
+        by: { type: 'string', enum: ['platform', 'deadline'], description: 'WEIGHING_DECIDED: who decided.' },
       },
     },
   },
