@@ -167,6 +167,18 @@ export async function registerOpenApi(
     return reference;
   };
   for (const path of ['/docs', '/docs/']) serveDocument(path, referencePage, 'text/html; charset=utf-8');
+  // Built once the service listens (a few hundred ms of CPU, off the start path), so a reader's
+  // first visit does not wait for it; apps that never listen (tests by inject) never pay it.
+  app.addHook('onListen', async () => {
+    setImmediate(() => {
+      // A failure here is the first request's to report (it builds the page again); never a crash.
+      try {
+        referencePage();
+      } catch (error) {
+        app.log.warn({ err: error }, 'the /docs page could not be built ahead of its first request');
+      }
+    });
+  });
   const script = publishDocument(REFERENCE_SCRIPT);
   const style = publishDocument(REFERENCE_STYLE);
   serveDocument('/docs/reference.js', () => script, 'text/javascript; charset=utf-8');

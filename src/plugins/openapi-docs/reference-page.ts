@@ -234,7 +234,7 @@ nav{position:sticky;top:0;height:100vh;overflow-y:auto;width:15rem;flex:none;pad
 nav ul{list-style:none;padding:0}nav li{margin:.2rem 0}nav h2{font-size:1rem}
 #search{width:100%;padding:.4rem;font-size:1rem;box-sizing:border-box}
 main{padding:1rem 2rem;max-width:60rem;min-width:0}
-section.op{border-top:1px solid #ddd;padding:.5rem 0 1rem}
+section.op{border-top:1px solid #ddd;padding:.5rem 0 1rem;content-visibility:auto;contain-intrinsic-size:auto 500px}
 section.op h3 a{color:inherit;text-decoration:none}
 .method{display:inline-block;min-width:4.2rem;text-align:center;border-radius:4px;color:#fff;font-size:.85rem;padding:.1rem .3rem;background:#555}
 .m-get{background:#1f6feb}.m-post{background:#1a7f37}.m-put{background:#9a6700}.m-patch{background:#8250df}.m-delete{background:#cf222e}
