@@ -191,7 +191,7 @@ export function referenceHtml(doc: Json, guides: Array<{ path: string; title: st
     '<main>',
     `<h1>${escapeHtml(String(info.title ?? 'API'))} <small>${escapeHtml(String(info.version ?? ''))}</small></h1>`,
     prose(info.description),
-    `<p>Server: <code>${escapeHtml(String(((doc.servers as Json[] | undefined) ?? [])[0]?.url ?? ''))}</code>. Every example on this page is accepted by a sandbox as written.</p>`,
+    `<p>Server: <code>${escapeHtml(String(((doc.servers as Json[] | undefined) ?? [])[0]?.url ?? ''))}</code>. The examples are accepted as written by a sandbox that has the sample catalog (<code>cleaver sandbox sample-catalog</code>); put your own key, merchant and order ids where they stand.</p>`,
     groups.join('\n'),
     '<p id="no-match" hidden>No operation matches.</p>',
     '</main>',
