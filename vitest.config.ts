@@ -99,6 +99,8 @@ const onceOnly = [
   'test/feed/feed-asyncapi.test.ts',
   'test/foundation/openapi-published.test.ts',
   'test/foundation/landing-and-guides.test.ts',
+  'test/foundation/docs-reference.test.ts',
+  'test/foundation/examples-literal.test.ts',
   // The getting-started guide from a clean clone, exactly as written: a reader's path, not a query.
   'test/foundation/getting-started-guide.test.ts',
   'test/operators-access/config.test.ts',

@@ -1,5 +1,4 @@
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { completeOpenApi } from './openapi-docs/complete.js';
 import { GUIDES, guideHtml, landingHtml } from './openapi-docs/guides.js';
@@ -9,6 +8,7 @@ import {
   preferredEncoding,
   publishDocument,
 } from './openapi-docs/published-document.js';
+import { REFERENCE_CSP, REFERENCE_SCRIPT, REFERENCE_STYLE, referenceHtml } from './openapi-docs/reference-page.js';
 
 /** `GET /v1/orders/:orderId` → `getV1OrdersByOrderId`; `/v1/events::polling` → `getV1EventsPolling`. */
 export function operationIdFor(method: string, url: string): string {
@@ -44,7 +44,7 @@ function withProblemJson(response: unknown): unknown {
   };
 }
 
-/** OpenAPI 3 generated from the route schemas; served at /openapi.json, reference UI at /docs. */
+/** OpenAPI 3 generated from the route schemas; served at /openapi.json, the reference page at /docs. */
 export async function registerOpenApi(
   app: FastifyInstance,
   publicUrl: string,
@@ -129,15 +129,19 @@ export async function registerOpenApi(
       ) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
   // The document is large and the same until the next deploy: built, hashed and compressed once,
   // sent compressed when the client accepts it, and answered 304 when the client has it already.
-  const sendPublished = (request: FastifyRequest, reply: FastifyReply, published: PublishedDocument) => {
+  const sendPublished = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    published: PublishedDocument,
+    type = 'application/json; charset=utf-8',
+  ) => {
     reply
       .header('etag', published.etag)
       .header('cache-control', 'no-cache')
       .header('vary', 'accept-encoding')
-      .type('application/json; charset=utf-8');
+      .type(type);
     if (etagMatches(request.headers['if-none-match'], published.etag)) return reply.code(304).send();
     const encoding = preferredEncoding(request.headers['accept-encoding']);
     if (encoding) return reply.header('content-encoding', encoding).send(published[encoding]);
@@ -148,17 +152,39 @@ export async function registerOpenApi(
     openApi ??= publishDocument(JSON.stringify(app.swagger()));
     return openApi;
   };
-  const serveDocument = (path: string, published: () => PublishedDocument) => {
-    app.get(path, { schema: { hide: true } }, async (request, reply) => sendPublished(request, reply, published()));
+  const serveDocument = (path: string, published: () => PublishedDocument, type?: string) => {
+    app.get(path, { schema: { hide: true } }, async (request, reply) => {
+      if (type?.startsWith('text/html')) reply.header('content-security-policy', REFERENCE_CSP);
+      return sendPublished(request, reply, published(), type);
+    });
   };
   serveDocument('/openapi.json', openApiDocument);
-  // The reference UI reads /docs/json, which its plugin serves as it is (637 KB, no ETag): the
-  // same published document answers it before that route runs, compressed and cached alike.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'GET' && request.url.split('?')[0] === '/docs/json') {
-      return sendPublished(request, reply, openApiDocument());
-    }
+  // The same document where earlier versions of /docs read it.
+  serveDocument('/docs/json', openApiDocument);
+  // The reference page (openapi-docs/reference-page.ts): built from the document on its first
+  // request, then compressed and revalidated like it; its script and style are local files.
+  let reference: PublishedDocument | undefined;
+  const referencePage = () => {
+    reference ??= publishDocument(referenceHtml(app.swagger() as Record<string, unknown>, GUIDES));
+    return reference;
+  };
+  for (const path of ['/docs', '/docs/']) serveDocument(path, referencePage, 'text/html; charset=utf-8');
+  // Built once the service listens (a few hundred ms of CPU, off the start path), so a reader's
+  // first visit does not wait for it; apps that never listen (tests by inject) never pay it.
+  app.addHook('onListen', async () => {
+    setImmediate(() => {
+      // A failure here is the first request's to report (it builds the page again); never a crash.
+      try {
+        referencePage();
+      } catch (error) {
+        app.log.warn({ err: error }, 'the /docs page could not be built ahead of its first request');
+      }
+    });
   });
+  const script = publishDocument(REFERENCE_SCRIPT);
+  const style = publishDocument(REFERENCE_STYLE);
+  serveDocument('/docs/reference.js', () => script, 'text/javascript; charset=utf-8');
+  serveDocument('/docs/reference.css', () => style, 'text/css; charset=utf-8');
   if (asyncApi) {
     let published: PublishedDocument | undefined;
     serveDocument('/asyncapi.json', () => {

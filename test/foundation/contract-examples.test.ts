@@ -76,7 +76,7 @@ interface RuleCase {
 
 const intake = (change: Json) => ({
   type: 'DELIVERY',
-  items: [{ pdvId: 'PICANHA', quantity: 1 }],
+  items: [{ pdvId: 'picanha', quantity: 1 }],
   ...change,
 });
 
@@ -128,7 +128,7 @@ const RULES: RuleCase[] = [
     operationId: 'postAdminV1MerchantsByMerchantIdOrders',
     rule: 'money has at most 4 decimal places',
     body: intake({
-      items: [{ pdvId: 'PICANHA', quantity: 1, options: [{ name: 'Osso', quantity: 1, unitPrice: 1.00001 }] }],
+      items: [{ pdvId: 'picanha', quantity: 1, options: [{ name: 'Osso', quantity: 1, unitPrice: 1.00001 }] }],
     }),
     title: 'items[0].options[0].unitPrice has more than 4 decimal places',
   },

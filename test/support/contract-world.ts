@@ -67,7 +67,7 @@ const pos = () => bearer(me.token);
 /** An order of the test merchant, moved on by the POS actions named. */
 async function orderAfter(actions: string[], extra: Json = {}, type = 'DELIVERY') {
   const order = Object.keys(extra).length
-    ? await createOrder(t.app, me.merchantId, { type, items: [{ pdvId: 'PICANHA', quantity: 1 }], ...extra })
+    ? await createOrder(t.app, me.merchantId, { type, items: [{ pdvId: 'picanha', quantity: 1 }], ...extra })
     : await createSimpleOrder(t.app, me.merchantId, type);
   for (const action of actions) {
     if (action === 'customerCancellation') {

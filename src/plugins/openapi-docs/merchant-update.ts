@@ -7,16 +7,33 @@ import { UPLOAD_BODY_VARIANTS } from '../../modules/catalog/index.js';
 
 type Json = Record<string, unknown>;
 
+// The ids are the sample catalog's (cli/sample-catalog.ts, `cleaver sandbox sample-catalog`), so
+// each example applies to a newcomer's sandbox as it is, and the order intake example finds its
+// product there.
 const merchantExample = {
   entityType: 'MERCHANT',
   merchantStatus: 'AVAILABLE',
   onlyAddProducts: false,
   updatedObjects: [
     {
-      id: 'LOJA-1',
-      categories: [{ id: 'CAT-BOV', name: 'Bovinos', index: 0, status: 'AVAILABLE', itemOfferId: ['OF-PICANHA'] }],
-      itemOffers: [{ id: 'OF-PICANHA', itemId: 'PICANHA', price: { value: 89.9 }, status: 'AVAILABLE' }],
-      items: [{ id: 'PICANHA', name: 'Picanha', description: 'Peça inteira', externalCode: '2001', unit: 'KG' }],
+      id: 'loja-centro',
+      categories: [
+        {
+          id: 'bovinos',
+          name: 'Bovinos',
+          index: 0,
+          status: 'AVAILABLE',
+          itemOfferId: ['oferta-picanha', 'oferta-fraldinha'],
+        },
+      ],
+      itemOffers: [
+        { id: 'oferta-picanha', itemId: 'picanha', price: { value: 89.9 }, status: 'AVAILABLE' },
+        { id: 'oferta-fraldinha', itemId: 'fraldinha', price: { value: 54.9 }, status: 'AVAILABLE' },
+      ],
+      items: [
+        { id: 'picanha', name: 'Picanha', description: 'Peça inteira', externalCode: '2001', unit: 'KG' },
+        { id: 'fraldinha', name: 'Fraldinha', description: 'Fraldinha bovina para churrasco', unit: 'KG' },
+      ],
     },
   ],
 };
@@ -28,15 +45,15 @@ export const MERCHANT_UPDATE_BODY: Json = {
     MERCHANT: { summary: 'The whole store', value: merchantExample },
     ITEM: {
       summary: 'Existing products',
-      value: { entityType: 'ITEM', updatedObjects: [{ id: 'PICANHA', ean: '7891234567895', serving: 4 }] },
+      value: { entityType: 'ITEM', updatedObjects: [{ id: 'picanha', ean: '7891234567895', serving: 4 }] },
     },
     ITEM_OFFER: {
       summary: 'A price change and a product hidden',
       value: {
         entityType: 'ITEM_OFFER',
         updatedObjects: [
-          { itemId: 'PICANHA', status: 'AVAILABLE', price: { value: 94.9 } },
-          { itemId: 'FRALDINHA', status: 'UNAVAILABLE' },
+          { itemId: 'picanha', status: 'AVAILABLE', price: { value: 94.9 } },
+          { itemId: 'fraldinha', status: 'UNAVAILABLE' },
         ],
       },
     },

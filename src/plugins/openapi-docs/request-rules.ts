@@ -8,6 +8,8 @@
 // required`, `expiresAt must be in the future`). Rules JSON Schema cannot state (a date in the
 // future, one timing not above another) are said in the description instead.
 
+import { eventIdOf } from '../../modules/events/index.js';
+
 type Json = Record<string, unknown>;
 
 /** D34: the operations that refuse an unknown top-level key; every other request body ignores them. */
@@ -68,9 +70,12 @@ const MONEY = { multipleOf: 0.0001, maximum: 9_999_999_999.9999 };
 /** Quantities: more than 0, at most 3 decimal places (whole for UN products). */
 const QUANTITY = { exclusiveMinimum: 0, multipleOf: 0.001 };
 
+/** Orders a product of the sample catalog (cli/sample-catalog.ts), which a newcomer's sandbox has. */
 const INTAKE_EXAMPLE = {
   type: 'DELIVERY',
-  items: [{ pdvId: 'PICANHA', quantity: 1.25, specialInstructions: 'Cortar em bifes' }],
+  items: [{ pdvId: 'picanha', quantity: 1.25, specialInstructions: 'Cortar em bifes' }],
+  // The code the delivery code examples give (validateCode, the logistics confirmation).
+  deliveryCode: '1234',
   customer: { name: 'Ana Souza', phone: { number: '+55 11 91234-5678' } },
   delivery: {
     deliveryAddress: {
@@ -87,6 +92,25 @@ const INTAKE_EXAMPLE = {
 
 /** D41: the layout of the labels `2 010085 02504 9` (code 010085, 2.504 kg). */
 const LAYOUT_EXAMPLE = { prefix: '2', codeDigits: 6, value: 'WEIGHT', valueDigits: 5, decimals: 3 };
+
+const ONBOARDING_EXAMPLE = {
+  ordersWebhookURL: 'https://pos.example.com',
+  getMerchantURL: { baseURL: 'https://pos.example.com/cleaver', apiKey: 'pos-api-key-7d1c' },
+};
+
+const PRODUCT_EXAMPLE = {
+  name: 'Picanha maturada',
+  price: 89.9,
+  unit: 'KG',
+  description: 'Picanha bovina, peça inteira',
+  status: 'AVAILABLE',
+};
+
+const ACKNOWLEDGED_EVENT = {
+  id: eventIdOf('CREATED'),
+  orderId: '0f0f6c1e-8a55-4c61-9a3e-2d5b7c9e1a10',
+  eventType: 'CREATED',
+};
 
 function mediaSchemas(op: Json): Json[] {
   const content = ((op.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>;
@@ -202,6 +226,14 @@ const RULES: Record<string, (op: Json) => void> = {
   putAdminV1MerchantsByMerchantIdScaleLabelLayouts: (op) => setExample(op, [LAYOUT_EXAMPLE]),
   postV1OrdersByOrderIdWeighing: (op) => setExample(op, { items: [{ index: 0, quantity: 1.2 }] }),
   postAdminV1OrdersByOrderIdWeighingsByWeighingIdDecision: (op) => setExample(op, { decision: 'ACCEPT' }),
+
+  // The token names its merchant; an example merchantId would be another merchant's, and refused.
+  putV1MerchantOnboarding: (op) => setExample(op, ONBOARDING_EXAMPLE),
+  // An eventId is the event type's (D1), not any uuid; the service refuses an id of no type.
+  postV1EventsAcknowledgment: (op) => setExample(op, [ACKNOWLEDGED_EVENT]),
+  // A product of the sample catalog's kind; a categoryId would be another merchant's category (it
+  // is optional: the product goes uncategorized until one is set).
+  postAdminV1MerchantsByMerchantIdProducts: (op) => setExample(op, PRODUCT_EXAMPLE),
   postV1Homologations: (op) => homologationRules(op),
   postAdminV1MerchantsByMerchantIdIntegrationKeysByKeyIdHomologations: (op) => homologationRules(op),
 };
