@@ -65,6 +65,29 @@ async function placeOrder(): Promise<string> {
 }
 
 /**
+ * An earlier example may have paused the store, switched it off or paused the picanha (the pause,
+ * status and availability examples, D43): the reader opens it again before trying the next one,
+ * as a shop would.
+ */
+async function reopenStore(): Promise<void> {
+  await t.app.inject({ method: 'DELETE', url: '/v1/merchant/pause', headers: bearer(me.token) });
+  const back = await t.app.inject({
+    method: 'POST',
+    url: '/v1/merchant/availability',
+    headers: bearer(me.token),
+    payload: { items: [{ pdvId: 'picanha', available: true }] },
+  });
+  expect(back.statusCode, back.body).toBe(200);
+  const open = await t.app.inject({
+    method: 'PATCH',
+    url: `/admin/v1/merchants/${me.merchantId}`,
+    headers: adminHeaders,
+    payload: { status: 'AVAILABLE' },
+  });
+  expect(open.statusCode, open.body).toBe(200);
+}
+
+/**
  * The example with the reader's own order in place of the orders it names (`orderId` anywhere, a
  * delivery's combined orders).
  */
@@ -163,6 +186,7 @@ describe('every request example, sent literally to a newcomer’s sandbox', () =
     // The operator's examples last: one renames or suspends the newcomer's merchant.
     sent.sort((a, b) => Number(a.path.startsWith('/admin/')) - Number(b.path.startsWith('/admin/')));
     for (const s of sent) {
+      await reopenStore();
       if (s.path.includes('{orderId}') || /"(orderId|combinedOrdersIds)"/.test(JSON.stringify(s.example))) {
         orderId = await placeOrder();
       }

@@ -28,6 +28,8 @@ const
   EVENT_CANCELLED = 'CANCELLED';
   EVENT_CANCELLED_DENIED = 'CANCELLED_DENIED';
   EVENT_CANCELLATION_REQUEST_DENIED = 'CANCELLATION_REQUEST_DENIED';
+  // D42: only for a key that opted in (integration setting extraEventTypes).
+  EVENT_WEIGHING_DECIDED = 'WEIGHING_DECIDED';
 
 type
   TCleaverEvent = record

@@ -90,6 +90,11 @@ const INTAKE_EXAMPLE = {
   },
 };
 
+/** D43: the sample catalog's picanha, out of stock until Christmas Eve's evening. */
+const AVAILABILITY_EXAMPLE = {
+  items: [{ pdvId: 'picanha', available: false, reason: 'OUT_OF_STOCK', until: '2030-12-24T18:00:00-03:00' }],
+};
+
 /** D41: the layout of the labels `2 010085 02504 9` (code 010085, 2.504 kg). */
 const LAYOUT_EXAMPLE = { prefix: '2', codeDigits: 6, value: 'WEIGHT', valueDigits: 5, decimals: 3 };
 
@@ -225,6 +230,9 @@ const RULES: Record<string, (op: Json) => void> = {
   putV1MerchantScaleLabelLayouts: (op) => setExample(op, [LAYOUT_EXAMPLE]),
   putAdminV1MerchantsByMerchantIdScaleLabelLayouts: (op) => setExample(op, [LAYOUT_EXAMPLE]),
   postV1OrdersByOrderIdWeighing: (op) => setExample(op, { items: [{ index: 0, quantity: 1.2 }] }),
+  // D43: a product of the sample catalog by its POS code, paused until a time to come.
+  postV1MerchantAvailability: (op) => setExample(op, AVAILABILITY_EXAMPLE),
+  postAdminV1MerchantsByMerchantIdAvailability: (op) => setExample(op, AVAILABILITY_EXAMPLE),
   postAdminV1OrdersByOrderIdWeighingsByWeighingIdDecision: (op) => setExample(op, { decision: 'ACCEPT' }),
 
   // The token names its merchant; an example merchantId would be another merchant's, and refused.

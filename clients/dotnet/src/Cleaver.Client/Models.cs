@@ -24,6 +24,8 @@ namespace Cleaver.Pos
         public const string Cancelled = "CANCELLED";
         public const string OrderCancellationRequest = "ORDER_CANCELLATION_REQUEST";
         public const string CancelledDenied = "CANCELLED_DENIED";
+        /// <summary>D42: only for a key that opted in (integration setting extraEventTypes).</summary>
+        public const string WeighingDecided = "WEIGHING_DECIDED";
     }
 
     /// <summary>
