@@ -102,7 +102,7 @@ describe('cleaver pos homologation run, passing', () => {
       };
       expect(report.status).toBe('PASSED');
       expect(report.warnings).toBeUndefined();
-      expect(report.criteria).toHaveLength(14);
+      expect(report.criteria).toHaveLength(15);
       expect(report.criteria.filter((c) => c.required && c.result !== 'pass')).toEqual([]);
       expect(report.criteria.filter((c) => c.result === 'fail')).toEqual([]);
     } finally {

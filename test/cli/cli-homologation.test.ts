@@ -56,7 +56,7 @@ describe('cleaver pos homologation', { timeout: 120_000 }, () => {
     expect(shown.code).toBe(7);
     const report = JSON.parse(shown.stdout);
     expect(report).toMatchObject({ id, status: 'FAILED', warnings: [warning.slice('warning: '.length, -1)] });
-    expect(report.criteria).toHaveLength(14);
+    expect(report.criteria).toHaveLength(15);
   });
 
   it('usage errors name the problem (exit 2)', async () => {

@@ -194,7 +194,7 @@ async function placeOrder(page: Page, merchantId: string): Promise<string> {
   await expect.poll(() => page.getByText('matches no item').count()).toBeGreaterThan(0);
   await page.getByLabel('Product name').fill('Fraldinha');
   await page.getByLabel('Price (BRL)').fill('59,90');
-  await page.getByLabel('Unit').selectOption('KG');
+  await page.getByLabel('Unit', { exact: true }).selectOption('KG');
   await page.getByRole('button', { name: 'Add product' }).click();
   await expect.poll(() => page.getByRole('cell', { name: 'R$59.90' }).count()).toBe(1);
   await page.getByText('1 discarded object').click();

@@ -73,7 +73,7 @@ describe('catalog', () => {
     const page = await s.get(added.headers.location as string);
     expect(page.body).toContain('Done: product Coxa de frango added.');
     expect(page.body).toMatch(
-      /Coxa de frango<\/a><\/th>\s*<td data-label="Price" class="num">R\$19\.90<\/td><td data-label="Unit">KG<\/td><td data-label="Status"><span class="badge badge-ok" title="AVAILABLE" data-code="AVAILABLE">Available<\/span><\/td>\s*<td data-label="Origin"><span class="badge badge-muted">hand-made<\/span>/,
+      /Coxa de frango<\/a><\/th>\s*<td data-label="Price" class="num">R\$19\.90<\/td><td data-label="Unit">KG<\/td><td data-label="Status"><span class="badge badge-ok" title="AVAILABLE" data-code="AVAILABLE">Available<\/span><\/td>\s*<td data-label="Availability">[\s\S]*?<\/td>\s*<td data-label="Origin"><span class="badge badge-muted">hand-made<\/span>/,
     );
     const bad = await s.post(`/console/merchants/${me.merchantId}/catalog/products`, {
       name: 'X',

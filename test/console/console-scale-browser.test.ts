@@ -77,7 +77,7 @@ describe('console at scale in a browser', () => {
     await expect.poll(() => page.getByRole('cell', { name: 'R$1,234.56' }).count()).toBe(100);
     await expect.poll(() => page.locator('svg[role="img"]').count()).toBe(1);
     await page.getByRole('link', { name: 'Next page →' }).click();
-    await expect.poll(() => page.getByText('Produto 00101').count()).toBe(1);
+    await expect.poll(() => page.getByRole('link', { name: 'Produto 00101', exact: true }).count()).toBe(1);
     await screenshot(page, '21-catalog-page-2');
     await page.getByLabel('Name, POS id or code').fill('P2024');
     await page.getByRole('button', { name: 'Search' }).click();

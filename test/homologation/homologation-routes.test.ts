@@ -81,7 +81,7 @@ describe('starting a run', () => {
     const run = r.json();
     expect(run).toMatchObject({ keyId: m.keyId, merchantId: m.merchantId, status: 'RUNNING' });
     expect(run.timings).toMatchObject({ durationMs: 1_500, scenarioSpacingMs: 50, cancellationDeadlineMs: 60_000 });
-    expect(run.criteria.length).toBe(14);
+    expect(run.criteria.length).toBe(15);
     expect(new Set(run.criteria.map((c: { result: string }) => c.result))).toEqual(new Set(['pending']));
     expect(run.signature).toBeUndefined();
 

@@ -90,9 +90,16 @@ const INTAKE_EXAMPLE = {
   },
 };
 
-/** D43: the sample catalog's picanha, out of stock until Christmas Eve's evening. */
+/**
+ * D43: the butcher counts the sample catalog's picanha in the case (12.5 kg), and pauses the
+ * fraldinha until the evening of Christmas Eve. The picanha stays orderable, as the order
+ * examples need it.
+ */
 const AVAILABILITY_EXAMPLE = {
-  items: [{ pdvId: 'picanha', available: false, reason: 'OUT_OF_STOCK', until: '2030-12-24T18:00:00-03:00' }],
+  items: [
+    { pdvId: 'picanha', available: true, stock: { quantity: 12.5 } },
+    { pdvId: 'fraldinha', available: false, reason: 'NOT_TODAY', until: '2030-12-24T18:00:00-03:00' },
+  ],
 };
 
 /** D41: the layout of the labels `2 010085 02504 9` (code 010085, 2.504 kg). */
