@@ -285,6 +285,28 @@ describe('closing, paying and adjusting (D45)', () => {
     );
   });
 
+  it('lists a statement’s lines in the order they were written, across 9 → 10 and 99 → 100 lines', async () => {
+    const me = await createMerchant(t.app, 'Açougue de Muitas Linhas');
+    await concludedOrder(me, 0);
+    const [open] = await statementsOf(me);
+    // The lines' numbers are a sequence shared by every statement: 120 adjustments take this
+    // statement's numbers past a digit boundary whatever the other tests wrote before.
+    for (let n = 1; n <= 120; n++) {
+      const res = await admin('POST', `/admin/v1/statements/${open.id}/adjustments`, {
+        value: n / 100,
+        reason: `a${n}`,
+      });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    const listed = await admin('GET', `/admin/v1/statements/${open.id}/lines`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const lines = (listed.json() as { lines: Array<{ kind: string; reason: string | null }> }).lines;
+    expect(lines.slice(0, 2).map((l) => l.kind)).toEqual(['ORDER', 'COMMISSION']);
+    expect(lines.filter((l) => l.kind === 'ADJUSTMENT').map((l) => l.reason)).toEqual(
+      Array.from({ length: 120 }, (_, i) => `a${i + 1}`),
+    );
+  });
+
   it('lists every merchant’s statements paged and filtered, and answers CSV for Accept: text/csv', async () => {
     clock.set(new Date('2026-03-10T12:00:00Z'));
     const me = await createMerchant(t.app, 'Açougue, "Planilha"');

@@ -206,7 +206,9 @@ export async function listStatements(q: Queryable, f: StatementFilter): Promise<
 
 export async function listLines(q: Queryable, statementId: string): Promise<LineRow[]> {
   const { rows } = await q.query<LineRow>(
-    `SELECT ${LINE_COLUMNS} FROM statement_lines WHERE statement_id = $1 ORDER BY position`,
+    // The table's number, not the text of LINE_COLUMNS' alias of the same name (as text, 100
+    // sorts before 99: the lines of a statement would come out of the order they were written).
+    `SELECT ${LINE_COLUMNS} FROM statement_lines l WHERE statement_id = $1 ORDER BY l.position`,
     [statementId],
   );
   return rows;
