@@ -191,12 +191,13 @@ export function traced<T>(name: string, work: (span: Span | null) => Promise<T>,
 }
 
 /** Links the active span to the spans the given `traceparent`s name (the POS's poll and acknowledgement). */
-export function linkActiveSpan(traceparents: Array<string | null | undefined>): void {
+export function linkActiveSpan<T>(items: readonly T[], traceparentOf: (item: T) => string | null | undefined): void {
+  // The getter is called only with tracing on: an untraced poll builds no array for it.
   if (!tracer) return;
   const span = trace.getActiveSpan();
   if (!span) return;
-  for (const t of traceparents) {
-    const link = linkTo(t);
+  for (const item of items) {
+    const link = linkTo(traceparentOf(item));
     if (link) span.addLink(link);
   }
 }

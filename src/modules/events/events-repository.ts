@@ -224,7 +224,7 @@ export async function acknowledgeOccurrence(
                   WHERE e.order_id = $2 AND e.event_type = $3 AND e.occurrence_id = $4)))${tracingOn() ? RETURNING_TRACE : ''}`,
     [r.keyId, r.orderId, r.eventType, r.occurrenceId, r.at],
   );
-  linkActiveSpan(rows.map((row) => row.traceparent));
+  linkActiveSpan(rows, (row) => row.traceparent);
   return rowCount > 0;
 }
 
@@ -238,7 +238,7 @@ export async function acknowledgeReceipt(
       WHERE r.key_id = $1 AND r.order_id = $2 AND r.event_type = $3 AND r.acknowledged_at IS NULL${tracingOn() ? RETURNING_TRACE : ''}`,
     [r.keyId, r.orderId, r.eventType, r.at],
   );
-  linkActiveSpan(rows.map((row) => row.traceparent));
+  linkActiveSpan(rows, (row) => row.traceparent);
   return rowCount > 0;
 }
 

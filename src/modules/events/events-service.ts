@@ -198,7 +198,7 @@ export function createEventsService(deps: {
       if (read) pendingKeys.endRead(read, rows.length === 0);
       rows = await withoutUnaskedOptIns(principal.keyId, rows);
       // The poll's span links to the traces that recorded the events it hands over (tracing on).
-      linkActiveSpan(rows.map((r) => r.traceparent));
+      linkActiveSpan(rows, (row) => row.traceparent);
       return rows.map((r) =>
         eventRecordFor(
           principal.profile,
