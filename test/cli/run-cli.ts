@@ -25,6 +25,8 @@ export interface CliOptions {
   timeoutMs?: number;
   /** Tells the command to stop before its time is up (a follower once it printed what a test waits for). */
   signal?: AbortSignal;
+  /** Called with all of stdout so far after each write (to wait on a follower's output). */
+  onStdout?: (text: string) => void;
 }
 
 /** Nothing from the test runner's environment that names a service or credentials reaches a command. */
@@ -48,8 +50,12 @@ function commandEnv(env: Record<string, string | undefined>): Record<string, str
 
 class Capture extends Writable {
   text = '';
+  constructor(private readonly onText?: (text: string) => void) {
+    super();
+  }
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
     this.text += chunk.toString();
+    this.onText?.(this.text);
     done();
   }
 }
@@ -65,7 +71,7 @@ export async function runCli(
   if (command === 'serve' || command === 'migrate' || (command === 'sandbox' && rest[0] === 'demo')) {
     return runCliProcess(args, env, options);
   }
-  const stdout = new Capture();
+  const stdout = new Capture(options.onStdout);
   const stderr = new Capture();
   const io: Io = {
     stdout,

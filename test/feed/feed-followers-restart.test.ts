@@ -48,11 +48,23 @@ describe('feed followers across a restart of the service', { timeout: 180_000 },
 
     // The tail runs in this process (as `cleaver` would), told to stop once everything is printed.
     const stopTail = new AbortController();
+    let tailOut = '';
     const tail = runCli(
       ['platform', 'tail', '--kinds', 'order', '--merchant', merchant.id, '--json'],
       { CLEAVER_URL: url, CLEAVER_ADMIN_TOKEN: token },
-      { timeoutMs: 150_000, signal: stopTail.signal },
+      {
+        timeoutMs: 150_000,
+        signal: stopTail.signal,
+        onStdout: (text) => {
+          tailOut = text;
+        },
+      },
     );
+    const tailedOrders = () =>
+      tailOut
+        .split('\n')
+        .filter((l) => l.includes('"type":"CREATED"'))
+        .map((l) => (JSON.parse(l) as { orderId: string }).orderId);
     consumer = spawn(process.execPath, ['--import', 'tsx', 'examples/platform-feed-consumer/consumer.ts', 'http'], {
       cwd: ROOT,
       env: { ...process.env, CLEAVER_URL: url, CLEAVER_TOKEN: token },
@@ -83,6 +95,9 @@ describe('feed followers across a restart of the service', { timeout: 180_000 },
     expect(consumerErr, 'the consumer said the feed did not answer').toMatch(/feed: no answer/);
     expect(consumer.exitCode).toBeNull();
 
+    // The two followers back off on their own schedules: the tail may still be waiting to try
+    // again when the consumer has caught up, so it is stopped only once it has printed them all.
+    await expect.poll(tailedOrders, { timeout: 60_000, interval: 200 }).toEqual(placed);
     stopTail.abort();
     const tailed = await tail;
     expect(tailed.code, tailed.stderr).toBe(0);
